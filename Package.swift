@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+// SimpleX Chat for Linux: one package, layout as ../shared/DESIGN.md §2.
+import PackageDescription
+
+let package = Package(
+    name: "simplex-chat-linux",
+    products: [
+        .executable(name: "simplex-chat", targets: ["simplex-chat"]),
+    ],
+    targets: [
+        // C libraries behind Swift modules (CONVENTIONS.md "C libraries").
+        .systemLibrary(
+            name: "CSQLite", path: "Shared/CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSodium", path: "Shared/CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(
+            name: "CDBus", path: "Shared/CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CNotify", path: "Shared/CNotify", pkgConfig: "libnotify",
+            providers: [.apt(["libnotify-dev"])]),
+
+        // The framework every process links (iOS: SimpleXChat).
+        .target(name: "SimpleXCrypto", dependencies: ["CSodium"], path: "Shared/SimpleXCrypto"),
+        .target(
+            name: "SimpleXChat", dependencies: ["SimpleXCrypto", "CSQLite"],
+            path: "Shared/SimpleXChat"),
+        .target(
+            name: "SimpleXDesktop", dependencies: ["SimpleXChat", "SimpleXCrypto", "CDBus", "CNotify"],
+            path: "Shared/SimpleXDesktop"),
+
+        // Executables: thin mains.
+        .executableTarget(
+            name: "simplex-chat", dependencies: ["SimpleXChat", "SimpleXDesktop"],
+            path: "Sources/simplex-chat"),
+
+        // Tests, the helper process they drive, and the benchmarks.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .executableTarget(
+            name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop"],
+            path: "Tests/TestPeer"),
+        .target(name: "CBench", dependencies: ["CSodium"], path: "Tests/CBench"),
+        .executableTarget(
+            name: "simplex-bench",
+            dependencies: ["SimpleXCrypto", "SimpleXChat", "SimpleXDesktop", "CBench"],
+            path: "Tests/Benchmarks"),
+        .testTarget(name: "SimpleXCryptoTests", dependencies: ["SimpleXCrypto"]),
+        .testTarget(name: "SimpleXChatTests", dependencies: ["SimpleXChat", "TestSupport"]),
+        .testTarget(
+            name: "SimpleXDesktopTests", dependencies: ["SimpleXDesktop", "SimpleXChat", "TestSupport"]),
+    ]
+)
