@@ -1,0 +1,55 @@
+import Glibc
+
+/// An exclusive `flock` on a lock file, held until `unlock()` or deinit.
+///
+/// flock locks belong to the open file description, so two `FileLock`s in one process exclude
+/// each other just as two processes do. The lock file is created 0600 and never removed:
+/// removing it would let two processes lock two different inodes.
+public final class FileLock {
+    public let path: String
+    private var fd: Int32
+
+    /// Blocks until the lock is acquired.
+    public init(path: String) throws(SystemError) {
+        self.path = path
+        fd = try Self.openLockFile(path)
+        do {
+            try retryingOnInterrupt("flock", path: path) { flock(fd, LOCK_EX) }
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    /// Acquires the lock without waiting; nil when another holder has it.
+    public static func attempt(path: String) throws(SystemError) -> FileLock? {
+        let fd = try openLockFile(path)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            close(fd)
+            if code == EWOULDBLOCK { return nil }
+            throw SystemError(errno: code, call: "flock", path: path)
+        }
+        return FileLock(path: path, lockedFD: fd)
+    }
+
+    private init(path: String, lockedFD: Int32) {
+        self.path = path
+        fd = lockedFD
+    }
+
+    private static func openLockFile(_ path: String) throws(SystemError) -> Int32 {
+        try retryingOnInterrupt("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+    }
+
+    /// Releases the lock (closing the descriptor releases it).
+    public func unlock() {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+    }
+
+    deinit { unlock() }
+}
