@@ -31,10 +31,12 @@ let package = Package(
             name: "SimpleXDesktop", dependencies: ["SimpleXChat", "SimpleXCrypto", "CDBus", "CNotify"],
             path: "Shared/SimpleXDesktop"),
 
-        // Executables: thin mains.
+        // Executables: thin mains over their libraries.
+        .target(
+            name: "SimpleXTerminal", dependencies: ["SimpleXChat", "SimpleXDesktop"],
+            path: "Sources/SimpleXTerminal"),
         .executableTarget(
-            name: "simplex-chat", dependencies: ["SimpleXChat", "SimpleXDesktop"],
-            path: "Sources/simplex-chat"),
+            name: "simplex-chat", dependencies: ["SimpleXTerminal"], path: "Sources/simplex-chat"),
 
         // Tests, the helper process they drive, and the benchmarks.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -48,6 +50,7 @@ let package = Package(
             path: "Tests/Benchmarks"),
         .testTarget(name: "SimpleXCryptoTests", dependencies: ["SimpleXCrypto"]),
         .testTarget(name: "SimpleXChatTests", dependencies: ["SimpleXChat", "TestSupport"]),
+        .testTarget(name: "SimpleXTerminalTests", dependencies: ["SimpleXTerminal", "TestSupport"]),
         .testTarget(
             name: "SimpleXDesktopTests", dependencies: ["SimpleXDesktop", "SimpleXChat", "TestSupport"]),
     ]

@@ -1,0 +1,63 @@
+# SimpleX Chat for Linux — `make run` and `make test` are all a new developer needs.
+# Every target first installs the Debian packages it needs when they are missing
+# (apt-get update once, then apt-get install -y; sudo when not root).
+
+SHELL := /bin/bash
+SWIFT ?= swift
+PREFIX ?= $(HOME)/.local
+CONFIG ?= debug
+
+# Build: C libraries behind the Swift modules. Tests: a private session bus, the notification
+# server mock, a real Secret Service, gdbus for inspecting the bus, tmux for the terminal UI.
+BUILD_PACKAGES := pkg-config libsqlite3-dev libsodium-dev libdbus-1-dev libnotify-dev
+TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build run test bench install deps test-deps clean
+
+all: build
+
+deps:
+	@$(call install_missing,$(BUILD_PACKAGES))
+
+test-deps:
+	@$(call install_missing,$(BUILD_PACKAGES) $(TEST_PACKAGES))
+
+# Installs the packages in $(1) that dpkg does not report as installed.
+define install_missing
+	missing=""; \
+	for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing Debian packages:$$missing"; \
+	  if [ ! -f /tmp/.simplex-apt-updated ]; then $(SUDO) apt-get update -q && touch /tmp/.simplex-apt-updated; fi; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	fi
+endef
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) --product simplex-chat
+
+# Starts the client on the embedded default (it grows with the relay, agent and service issues).
+run: deps
+	@$(SWIFT) build -c $(CONFIG) --product simplex-chat 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
+	@$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/simplex-chat $(ARGS)
+
+# Every test, on a private session bus (tests that need their own bus start one themselves).
+test: test-deps
+	$(SWIFT) build --build-tests 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
+	dbus-run-session -- $(SWIFT) test --skip-build
+
+bench: test-deps
+	$(SWIFT) build -c release --product simplex-bench 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
+	dbus-run-session -- $$($(SWIFT) build -c release --show-bin-path)/simplex-bench
+
+install: deps
+	$(SWIFT) build -c release --product simplex-chat
+	install -d -m 0755 $(PREFIX)/bin
+	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/simplex-chat $(PREFIX)/bin/simplex-chat
+	@echo "installed simplex-chat to $(PREFIX)/bin"
+
+clean:
+	$(SWIFT) package clean
