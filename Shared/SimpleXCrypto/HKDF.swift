@@ -1,0 +1,135 @@
+public import Foundation
+
+/// HKDF with HMAC-SHA-512 (RFC 5869); libsodium 1.0.18 has no HKDF, so it is built on `HMACSHA512`.
+public enum HKDFSHA512 {
+    /// Largest output `expand` can produce: 255 blocks of 64 bytes.
+    public static let maximumOutputByteCount = 255 * HMACSHA512.byteCount
+
+    /// Extract then expand: `outputByteCount` bytes of key material.
+    public static func deriveKey(
+        inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes, info: some ContiguousBytes,
+        outputByteCount: Int
+    ) throws -> SecureBytes {
+        try HKDF<HMACSHA512>.deriveKey(
+            inputKeyMaterial: inputKeyMaterial, salt: salt, info: info, outputByteCount: outputByteCount)
+    }
+
+    /// The extract step: PRK = HMAC(salt, IKM), 64 bytes; an empty salt means 64 zero bytes.
+    public static func extract(inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes) -> SecureBytes {
+        HKDF<HMACSHA512>.extract(inputKeyMaterial: inputKeyMaterial, salt: salt)
+    }
+
+    /// The expand step: `outputByteCount` bytes from a pseudorandom key of at least 64 bytes.
+    public static func expand(
+        pseudoRandomKey: some ContiguousBytes, info: some ContiguousBytes, outputByteCount: Int
+    ) throws -> SecureBytes {
+        try HKDF<HMACSHA512>.expand(pseudoRandomKey: pseudoRandomKey, info: info, outputByteCount: outputByteCount)
+    }
+}
+
+/// HKDF with HMAC-SHA-256 (RFC 5869), the variant the RFC's test cases 1–3 use.
+public enum HKDFSHA256 {
+    /// Largest output `expand` can produce: 255 blocks of 32 bytes.
+    public static let maximumOutputByteCount = 255 * HMACSHA256.byteCount
+
+    /// Extract then expand: `outputByteCount` bytes of key material.
+    public static func deriveKey(
+        inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes, info: some ContiguousBytes,
+        outputByteCount: Int
+    ) throws -> SecureBytes {
+        try HKDF<HMACSHA256>.deriveKey(
+            inputKeyMaterial: inputKeyMaterial, salt: salt, info: info, outputByteCount: outputByteCount)
+    }
+
+    /// The extract step: PRK = HMAC(salt, IKM), 32 bytes; an empty salt means 32 zero bytes.
+    public static func extract(inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes) -> SecureBytes {
+        HKDF<HMACSHA256>.extract(inputKeyMaterial: inputKeyMaterial, salt: salt)
+    }
+
+    /// The expand step: `outputByteCount` bytes from a pseudorandom key of at least 32 bytes.
+    public static func expand(
+        pseudoRandomKey: some ContiguousBytes, info: some ContiguousBytes, outputByteCount: Int
+    ) throws -> SecureBytes {
+        try HKDF<HMACSHA256>.expand(pseudoRandomKey: pseudoRandomKey, info: info, outputByteCount: outputByteCount)
+    }
+}
+
+/// The RFC 5869 construction, shared by both hash choices.
+enum HKDF<H: HMACFunction> {
+    static func deriveKey(
+        inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes, info: some ContiguousBytes,
+        outputByteCount: Int
+    ) throws -> SecureBytes {
+        try checkOutputCount(outputByteCount)
+        let prk = extract(inputKeyMaterial: inputKeyMaterial, salt: salt)
+        return try expand(pseudoRandomKey: prk, info: info, outputByteCount: outputByteCount)
+    }
+
+    static func extract(inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes) -> SecureBytes {
+        SecureBytes(count: H.byteCount) { prk in
+            inputKeyMaterial.withUnsafeBytes { ikm in
+                salt.withUnsafeBytes { saltBytes in
+                    if saltBytes.isEmpty {
+                        // RFC 5869 §2.2: a missing salt is HashLen zeros. HMAC pads short keys with
+                        // zeros anyway, so this only makes the rule explicit.
+                        let zeros = [UInt8](repeating: 0, count: H.byteCount)
+                        zeros.withUnsafeBytes { H.authenticate(parts: [ikm], key: $0, into: prk) }
+                    } else {
+                        H.authenticate(parts: [ikm], key: saltBytes, into: prk)
+                    }
+                }
+            }
+        }
+    }
+
+    static func expand(
+        pseudoRandomKey: some ContiguousBytes, info: some ContiguousBytes, outputByteCount: Int
+    ) throws -> SecureBytes {
+        try checkOutputCount(outputByteCount)
+        let prkCount = pseudoRandomKey.withUnsafeBytes { $0.count }
+        guard prkCount >= H.byteCount else {
+            throw CryptoError.invalidKeySize(expected: H.byteCount, actual: prkCount)
+        }
+        return SecureBytes(count: outputByteCount) { output in
+            pseudoRandomKey.withUnsafeBytes { prk in
+                info.withUnsafeBytes { infoBytes in
+                    // T(1) = HMAC(PRK, info | 0x01); T(i) = HMAC(PRK, T(i-1) | info | i). Full blocks are
+                    // written straight into the output, so T(i-1) is read back from there; only a
+                    // final partial block goes through a guarded scratch block.
+                    var offset = 0
+                    var counter: UInt8 = 1
+                    while offset < outputByteCount {
+                        let previous = UnsafeRawBufferPointer(
+                            rebasing: output[max(0, offset - H.byteCount)..<offset])
+                        let take = min(H.byteCount, outputByteCount - offset)
+                        withUnsafeBytes(of: counter) { counterByte in
+                            let parts = [previous, infoBytes, counterByte]
+                            if take == H.byteCount {
+                                let block = UnsafeMutableRawBufferPointer(
+                                    rebasing: output[offset..<offset + H.byteCount])
+                                H.authenticate(parts: parts, key: prk, into: block)
+                            } else {
+                                let last = SecureBytes(count: H.byteCount) { block in
+                                    H.authenticate(parts: parts, key: prk, into: block)
+                                }
+                                last.withUnsafeBytes { block in
+                                    output.baseAddress!.advanced(by: offset).copyMemory(
+                                        from: block.baseAddress!, byteCount: take)
+                                }
+                            }
+                        }
+                        offset += take
+                        counter &+= 1
+                    }
+                }
+            }
+        }
+    }
+
+    private static func checkOutputCount(_ count: Int) throws {
+        guard count > 0, count <= 255 * H.byteCount else {
+            throw CryptoError.invalidParameters(
+                "HKDF output must be 1...\(255 * H.byteCount) bytes, got \(count)")
+        }
+    }
+}
