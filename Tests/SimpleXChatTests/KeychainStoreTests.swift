@@ -175,3 +175,15 @@ import TestSupport
         #expect(!String(reflecting: value).contains("hunter2"))
     }
 }
+
+@Suite struct KeychainFileTests {
+    @Test func unreasonableArgon2LimitsInAFileAreRefusedBeforeDerivation() throws {
+        var bytes = Array("SXKC".utf8) + [1, KeychainKeySource.passphrase.rawValue]
+        bytes += [UInt8](repeating: 1, count: 16)  // salt
+        bytes += littleEndianBytes(3) + littleEndianBytes(UInt64.max / 2)  // ops, absurd memory
+        bytes += [UInt8](repeating: 0, count: 32 + 24 + 16)
+        #expect(throws: KeychainError.corrupted(path: "k", reason: "unreasonable key derivation limits")) {
+            _ = try KeychainFile(parsing: bytes, path: "k")
+        }
+    }
+}

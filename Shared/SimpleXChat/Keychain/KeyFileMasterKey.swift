@@ -34,24 +34,14 @@ public struct KeyFileMasterKey: MasterKeyProvider {
             throw .system(SystemError(errno: errno, call: "open", path: path))
         }
         let key = SecureBytes.random(count: masterKeyCount)
-        do {
-            try key.withUnsafeBytes { bytes throws(SystemError) in
-                var offset = 0
-                while offset < bytes.count {
-                    let n = try retryingOnInterrupt("write", path: path) {
-                        write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                    }
-                    offset += n
-                }
-            }
-            try retryingOnInterrupt("fsync", path: path) { fsync(fd) }
-            close(fd)
-            try AtomicFile.syncDirectory(of: path)
-        } catch {
-            close(fd)
+        let failure = key.withUnsafeBytes { transfer(fd, UnsafeMutableRawBufferPointer(mutating: $0), writing: true) }
+            ?? (fsync(fd) == 0 ? nil : SystemError(errno: errno, call: "fsync", path: path))
+        close(fd)
+        if let failure {
             unlink(path)
-            throw .system(error)
+            throw .system(failure)
         }
+        do { try AtomicFile.syncDirectory(of: path) } catch { throw .system(error) }
         return key
     }
 
@@ -70,21 +60,24 @@ public struct KeyFileMasterKey: MasterKeyProvider {
             throw .keyFileAccessibleByOthers(path: path, mode: UInt32(st.st_mode & 0o777))
         }
         guard st.st_size == masterKeyCount else { throw .keyFileCorrupted(path: path, size: Int(st.st_size)) }
-        do {
-            return try SecureBytes(count: masterKeyCount) { buffer throws(SystemError) in
-                var offset = 0
-                while offset < buffer.count {
-                    let n = try retryingOnInterrupt("read", path: path) {
-                        Glibc.read(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    }
-                    if n == 0 { throw SystemError(errno: EIO, call: "read (file shrank)", path: path) }
-                    offset += n
-                }
-            }
-        } catch let error as SystemError {
-            throw .system(error)
-        } catch {
-            throw .corrupted(path: path, reason: "\(error)")
+        var failure: SystemError?
+        let key = SecureBytes(count: masterKeyCount) { failure = transfer(fd, $0, writing: false) }
+        if let failure { throw .system(failure) }
+        return key
+    }
+
+    /// Reads or writes the whole buffer, retrying on EINTR; the error, or nil.
+    private func transfer(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, writing: Bool) -> SystemError? {
+        guard let base = buffer.baseAddress else { return nil }
+        var offset = 0
+        while offset < buffer.count {
+            let n = writing
+                ? write(fd, base + offset, buffer.count - offset) : Glibc.read(fd, base + offset, buffer.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return SystemError(errno: errno, call: writing ? "write" : "read", path: path) }
+            if n == 0 { return SystemError(errno: EIO, call: "read (the file shrank)", path: path) }
+            offset += n
         }
+        return nil
     }
 }

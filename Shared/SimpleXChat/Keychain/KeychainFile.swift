@@ -49,7 +49,14 @@ struct KeychainFile {
             guard let salt = reader.take(PasswordHash.saltCount), let ops = reader.take(8), let mem = reader.take(8)
             else { throw .corrupted(path: path, reason: "truncated header") }
             self.salt = salt
-            limits = PasswordHash.Limits(opsLimit: fromLittleEndian(ops), memLimit: fromLittleEndian(mem))
+            let limits = PasswordHash.Limits(opsLimit: fromLittleEndian(ops), memLimit: fromLittleEndian(mem))
+            // The limits come from the file: refuse ones that would exhaust memory or time
+            // before the passphrase is even checked.
+            let ceiling = PasswordHash.Limits.sensitive
+            guard limits.opsLimit <= ceiling.opsLimit * 4, limits.memLimit <= ceiling.memLimit * 4 else {
+                throw .corrupted(path: path, reason: "unreasonable key derivation limits")
+            }
+            self.limits = limits
         }
         guard let keyCheck = reader.take(Self.keyCheckCount), let nonce = reader.take(XChaCha20Poly1305.nonceCount)
         else { throw .corrupted(path: path, reason: "truncated header") }
