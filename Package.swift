@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(
             name: "CDBus", path: "Shared/CDBus", pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CSystem", path: "Shared/CSystem"),
         .systemLibrary(
             name: "CNotify", path: "Shared/CNotify", pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]),
@@ -25,7 +26,7 @@ let package = Package(
         // The framework every process links (iOS: SimpleXChat).
         .target(name: "SimpleXCrypto", dependencies: ["CSodium"], path: "Shared/SimpleXCrypto"),
         .target(
-            name: "SimpleXChat", dependencies: ["SimpleXCrypto", "CSQLite"],
+            name: "SimpleXChat", dependencies: ["SimpleXCrypto", "CSQLite", "CSystem"],
             path: "Shared/SimpleXChat"),
         .target(
             name: "SimpleXDesktop", dependencies: ["SimpleXChat", "SimpleXCrypto", "CDBus", "CNotify"],

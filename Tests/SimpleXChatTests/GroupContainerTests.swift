@@ -68,3 +68,13 @@ import TestSupport
         #expect(throws: GroupContainerError.notADirectory(path)) { try GroupContainer(path: path) }
     }
 }
+
+@Suite struct ProcessHardeningTests {
+    @Test func protectingSecretsMakesTheProcessUndumpable() async throws {
+        // In a child process, so the test runner itself stays debuggable.
+        let peer = try BuiltProducts.path("simplex-test-peer")
+        let child = try ChildProcess(peer, ["defaults", "--hardening"])
+        #expect(try await child.wait() == 0)
+        #expect(child.allOutput == ["dumpable before: true", "dumpable after: false", "umask: 077"])
+    }
+}

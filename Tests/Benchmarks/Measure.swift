@@ -1,0 +1,35 @@
+/// Runs `body` in batches until at least `duration` has passed; returns operations per second.
+func operationsPerSecond(
+    for duration: Duration = .seconds(1), batch: Int = 100, _ body: () throws -> Void
+) rethrows -> Double {
+    let clock = ContinuousClock()
+    // Warm up caches and lazy initialisation outside the measurement.
+    for _ in 0..<min(batch, 10) { try body() }
+    var count = 0
+    let start = clock.now
+    var elapsed = Duration.zero
+    while elapsed < duration {
+        for _ in 0..<batch { try body() }
+        count += batch
+        elapsed = clock.now - start
+    }
+    return Double(count) / elapsed.seconds
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+}
+
+/// "12,345" style grouping for figures.
+func grouped(_ value: Double) -> String {
+    let digits = String(Int(value.rounded()))
+    var out = ""
+    for (i, c) in digits.reversed().enumerated() {
+        if i > 0 && i % 3 == 0 { out.append(",") }
+        out.append(c)
+    }
+    return String(out.reversed())
+}
