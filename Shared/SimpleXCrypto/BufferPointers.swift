@@ -1,3 +1,5 @@
+internal import CSodium
+
 // Raw-buffer views as the `unsigned char *` libsodium takes. Bytes are layout-compatible with
 // UInt8, so assuming the binding is sound and avoids rebinding caller memory.
 
@@ -29,4 +31,11 @@ func withNonNullInput<R>(
     if let start = buffer.bytes { return try body(start) }
     var scratch: UInt8 = 0
     return try withUnsafePointer(to: &scratch) { try body($0) }
+}
+
+/// Constant-time equality of two byte buffers; different lengths are unequal (the length is not secret).
+func constantTimeEqual(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+    return sodium_memcmp(left, right, lhs.count) == 0
 }

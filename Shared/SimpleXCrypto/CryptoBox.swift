@@ -37,9 +37,12 @@ public enum CryptoBox {
             return try message.withUnsafeBytes { input in
                 try [UInt8](unsafeUninitializedCapacity: input.count + macCount) { out, initialized in
                     let status = key.withUnsafeBytes { keyBytes in
-                        crypto_box_easy_afternm(out.baseAddress!, input.bytes, UInt64(input.count), nonce, keyBytes.bytes!)
+                        crypto_box_easy_afternm(
+                            out.baseAddress!, input.bytes, UInt64(input.count), nonce, keyBytes.bytes!)
                     }
-                    guard status == 0 else { throw CryptoError.invalidParameters("message too long for crypto_box") }
+                    guard status == 0 else {
+                        throw CryptoError.invalidParameters("message too long for crypto_box")
+                    }
                     initialized = input.count + macCount
                 }
             }
@@ -67,17 +70,21 @@ public enum CryptoBox {
 
     /// Encrypts `message` from the sender's private key to the recipient's public key.
     public static func seal(
-        _ message: some ContiguousBytes, nonce: [UInt8], recipientPublicKey: [UInt8], senderPrivateKey: SecureBytes
+        _ message: some ContiguousBytes, nonce: [UInt8], recipientPublicKey: [UInt8],
+        senderPrivateKey: SecureBytes
     ) throws -> [UInt8] {
         try CryptoError.checkNonce(nonce.count, expected: nonceCount)
-        return try SharedKey(publicKey: recipientPublicKey, privateKey: senderPrivateKey).seal(message, nonce: nonce)
+        return try SharedKey(publicKey: recipientPublicKey, privateKey: senderPrivateKey).seal(
+            message, nonce: nonce)
     }
 
     /// Verifies and decrypts a box from the sender's public key with the recipient's private key.
     public static func open(
-        _ box: some ContiguousBytes, nonce: [UInt8], senderPublicKey: [UInt8], recipientPrivateKey: SecureBytes
+        _ box: some ContiguousBytes, nonce: [UInt8], senderPublicKey: [UInt8],
+        recipientPrivateKey: SecureBytes
     ) throws -> [UInt8] {
         try CryptoError.checkNonce(nonce.count, expected: nonceCount)
-        return try SharedKey(publicKey: senderPublicKey, privateKey: recipientPrivateKey).open(box, nonce: nonce)
+        return try SharedKey(publicKey: senderPublicKey, privateKey: recipientPrivateKey).open(
+            box, nonce: nonce)
     }
 }

@@ -51,6 +51,8 @@ extension CryptoError {
 
     /// Throws `invalidNonceSize` unless `actual == expected`.
     static func checkNonce(_ actual: Int, expected: Int) throws {
-        guard actual == expected else { throw CryptoError.invalidNonceSize(expected: expected, actual: actual) }
+        guard actual == expected else {
+            throw CryptoError.invalidNonceSize(expected: expected, actual: actual)
+        }
     }
 }

@@ -70,6 +70,7 @@ public enum Ed25519 {
     public static func isValidSignature(
         _ signature: [UInt8], for message: some ContiguousBytes, publicKey: [UInt8]
     ) -> Bool {
+        // The Bool form is for callers that only branch on validity; `verify` says why it failed.
         (try? verify(signature, for: message, publicKey: publicKey)) != nil
     }
 

@@ -15,7 +15,9 @@ public enum HKDFSHA512 {
     }
 
     /// The extract step: PRK = HMAC(salt, IKM), 64 bytes; an empty salt means 64 zero bytes.
-    public static func extract(inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes) -> SecureBytes {
+    public static func extract(inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes)
+        -> SecureBytes
+    {
         HKDF<HMACSHA512>.extract(inputKeyMaterial: inputKeyMaterial, salt: salt)
     }
 
@@ -23,7 +25,8 @@ public enum HKDFSHA512 {
     public static func expand(
         pseudoRandomKey: some ContiguousBytes, info: some ContiguousBytes, outputByteCount: Int
     ) throws -> SecureBytes {
-        try HKDF<HMACSHA512>.expand(pseudoRandomKey: pseudoRandomKey, info: info, outputByteCount: outputByteCount)
+        try HKDF<HMACSHA512>.expand(
+            pseudoRandomKey: pseudoRandomKey, info: info, outputByteCount: outputByteCount)
     }
 }
 
@@ -42,7 +45,9 @@ public enum HKDFSHA256 {
     }
 
     /// The extract step: PRK = HMAC(salt, IKM), 32 bytes; an empty salt means 32 zero bytes.
-    public static func extract(inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes) -> SecureBytes {
+    public static func extract(inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes)
+        -> SecureBytes
+    {
         HKDF<HMACSHA256>.extract(inputKeyMaterial: inputKeyMaterial, salt: salt)
     }
 
@@ -50,7 +55,8 @@ public enum HKDFSHA256 {
     public static func expand(
         pseudoRandomKey: some ContiguousBytes, info: some ContiguousBytes, outputByteCount: Int
     ) throws -> SecureBytes {
-        try HKDF<HMACSHA256>.expand(pseudoRandomKey: pseudoRandomKey, info: info, outputByteCount: outputByteCount)
+        try HKDF<HMACSHA256>.expand(
+            pseudoRandomKey: pseudoRandomKey, info: info, outputByteCount: outputByteCount)
     }
 }
 

@@ -18,10 +18,3 @@ public enum Random {
         if let base = buffer.baseAddress { randombytes_buf(base, buffer.count) }
     }
 }
-
-/// Constant-time equality of two byte buffers; different lengths are unequal (the length is not secret).
-func constantTimeEqual(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
-    return sodium_memcmp(left, right, lhs.count) == 0
-}

@@ -11,7 +11,9 @@ public enum SecretBox {
     public static let macCount = Int(crypto_secretbox_MACBYTES)
 
     /// Encrypts and authenticates `message`, returning `macCount + message.count` bytes.
-    public static func seal(_ message: some ContiguousBytes, nonce: [UInt8], key: SecureBytes) throws -> [UInt8] {
+    public static func seal(_ message: some ContiguousBytes, nonce: [UInt8], key: SecureBytes) throws
+        -> [UInt8]
+    {
         try check(nonce: nonce, key: key)
         return try message.withUnsafeBytes { input in
             try [UInt8](unsafeUninitializedCapacity: input.count + macCount) { out, initialized in
@@ -24,7 +26,8 @@ public enum SecretBox {
     /// Allocation-free `seal` into `output` (at least `macCount + message.count` bytes); returns the bytes written.
     @discardableResult
     public static func seal(
-        _ message: some ContiguousBytes, nonce: [UInt8], key: SecureBytes, into output: UnsafeMutableRawBufferPointer
+        _ message: some ContiguousBytes, nonce: [UInt8], key: SecureBytes,
+        into output: UnsafeMutableRawBufferPointer
     ) throws -> Int {
         try check(nonce: nonce, key: key)
         return try message.withUnsafeBytes { input in
@@ -54,7 +57,8 @@ public enum SecretBox {
     /// Allocation-free `open` into `output` (at least `box.count - macCount` bytes); returns the bytes written.
     @discardableResult
     public static func open(
-        _ box: some ContiguousBytes, nonce: [UInt8], key: SecureBytes, into output: UnsafeMutableRawBufferPointer
+        _ box: some ContiguousBytes, nonce: [UInt8], key: SecureBytes,
+        into output: UnsafeMutableRawBufferPointer
     ) throws -> Int {
         try check(nonce: nonce, key: key)
         return try box.withUnsafeBytes { input in
@@ -75,7 +79,8 @@ public enum SecretBox {
     }
 
     private static func sealUnchecked(
-        _ input: UnsafeRawBufferPointer, nonce: [UInt8], key: SecureBytes, into output: UnsafeMutableRawBufferPointer
+        _ input: UnsafeRawBufferPointer, nonce: [UInt8], key: SecureBytes,
+        into output: UnsafeMutableRawBufferPointer
     ) throws {
         let status = key.withUnsafeBytes { keyBytes in
             crypto_secretbox_easy(output.bytes!, input.bytes, UInt64(input.count), nonce, keyBytes.bytes!)
@@ -84,7 +89,8 @@ public enum SecretBox {
     }
 
     private static func openUnchecked(
-        _ input: UnsafeRawBufferPointer, nonce: [UInt8], key: SecureBytes, into output: UnsafeMutableRawBufferPointer
+        _ input: UnsafeRawBufferPointer, nonce: [UInt8], key: SecureBytes,
+        into output: UnsafeMutableRawBufferPointer
     ) throws {
         let status = key.withUnsafeBytes { keyBytes in
             withNonNullOutput(output) { out in

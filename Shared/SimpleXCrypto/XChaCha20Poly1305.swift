@@ -17,7 +17,8 @@ public enum XChaCha20Poly1305 {
 
     /// Encrypts `plaintext` and authenticates it with `associatedData`, returning `plaintext.count + tagCount` bytes.
     public static func seal(
-        _ plaintext: some ContiguousBytes, key: SecureBytes, nonce: [UInt8], associatedData: some ContiguousBytes
+        _ plaintext: some ContiguousBytes, key: SecureBytes, nonce: [UInt8],
+        associatedData: some ContiguousBytes
     ) throws -> [UInt8] {
         try check(key: key, nonce: nonce)
         return try plaintext.withUnsafeBytes { input in
@@ -26,10 +27,13 @@ public enum XChaCha20Poly1305 {
                     var written: UInt64 = 0
                     let status = key.withUnsafeBytes { keyBytes in
                         crypto_aead_xchacha20poly1305_ietf_encrypt(
-                            out.baseAddress!, &written, input.bytes, UInt64(input.count), ad.bytes, UInt64(ad.count),
+                            out.baseAddress!, &written, input.bytes, UInt64(input.count), ad.bytes,
+                            UInt64(ad.count),
                             nil, nonce, keyBytes.bytes!)
                     }
-                    guard status == 0 else { throw CryptoError.invalidParameters("message too long for AEAD") }
+                    guard status == 0 else {
+                        throw CryptoError.invalidParameters("message too long for AEAD")
+                    }
                     initialized = Int(written)
                 }
             }
@@ -38,7 +42,8 @@ public enum XChaCha20Poly1305 {
 
     /// Verifies and decrypts straight into guarded memory; throws `authenticationFailed` if anything was altered.
     public static func open(
-        _ ciphertext: some ContiguousBytes, key: SecureBytes, nonce: [UInt8], associatedData: some ContiguousBytes
+        _ ciphertext: some ContiguousBytes, key: SecureBytes, nonce: [UInt8],
+        associatedData: some ContiguousBytes
     ) throws -> SecureBytes {
         try check(key: key, nonce: nonce)
         return try ciphertext.withUnsafeBytes { input in
@@ -50,7 +55,8 @@ public enum XChaCha20Poly1305 {
                     let status = key.withUnsafeBytes { keyBytes in
                         withNonNullOutput(out) { output in
                             crypto_aead_xchacha20poly1305_ietf_decrypt(
-                                output, nil, nil, input.bytes!, UInt64(input.count), ad.bytes, UInt64(ad.count),
+                                output, nil, nil, input.bytes!, UInt64(input.count), ad.bytes,
+                                UInt64(ad.count),
                                 nonce, keyBytes.bytes!)
                         }
                     }

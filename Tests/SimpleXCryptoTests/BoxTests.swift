@@ -23,9 +23,12 @@ struct SecretBoxTests {
 
     /// Secretbox is deterministic in (key, nonce): the nonce, not hidden randomness, makes boxes differ.
     @Test func deterministicForKeyAndNonce() throws {
-        #expect(try SecretBox.seal(message, nonce: nonce, key: key) == SecretBox.seal(message, nonce: nonce, key: key))
-        #expect(try SecretBox.seal(message, nonce: nonce, key: key)
-            != SecretBox.seal(message, nonce: flippingBit(nonce, at: 0), key: key))
+        #expect(
+            try SecretBox.seal(message, nonce: nonce, key: key)
+                == SecretBox.seal(message, nonce: nonce, key: key))
+        #expect(
+            try SecretBox.seal(message, nonce: nonce, key: key)
+                != SecretBox.seal(message, nonce: flippingBit(nonce, at: 0), key: key))
     }
 
     @Test func tamperingIsDetected() throws {
@@ -63,7 +66,9 @@ struct SecretBoxTests {
 
     @Test func intoBufferVariantsMatchAllocatingOnes() throws {
         var box = [UInt8](repeating: 0, count: message.count + SecretBox.macCount + 5)
-        let written = try box.withUnsafeMutableBytes { try SecretBox.seal(message, nonce: nonce, key: key, into: $0) }
+        let written = try box.withUnsafeMutableBytes {
+            try SecretBox.seal(message, nonce: nonce, key: key, into: $0)
+        }
         #expect(written == message.count + SecretBox.macCount)
         #expect(Array(box.prefix(written)) == (try SecretBox.seal(message, nonce: nonce, key: key)))
         var opened = [UInt8](repeating: 0, count: message.count)
@@ -87,9 +92,11 @@ struct CryptoBoxTests {
 
     @Test func roundTrip() throws {
         #expect(CryptoBox.nonceCount == 24)
-        let box = try CryptoBox.seal(message, nonce: nonce, recipientPublicKey: bob.publicKey, senderPrivateKey: alice.privateKey)
+        let box = try CryptoBox.seal(
+            message, nonce: nonce, recipientPublicKey: bob.publicKey, senderPrivateKey: alice.privateKey)
         #expect(box.count == message.count + CryptoBox.macCount)
-        let opened = try CryptoBox.open(box, nonce: nonce, senderPublicKey: alice.publicKey, recipientPrivateKey: bob.privateKey)
+        let opened = try CryptoBox.open(
+            box, nonce: nonce, senderPublicKey: alice.publicKey, recipientPrivateKey: bob.privateKey)
         #expect(opened == message)
     }
 
@@ -97,24 +104,35 @@ struct CryptoBoxTests {
         let aliceSide = try CryptoBox.SharedKey(publicKey: bob.publicKey, privateKey: alice.privateKey)
         let bobSide = try CryptoBox.SharedKey(publicKey: alice.publicKey, privateKey: bob.privateKey)
         let box = try aliceSide.seal(message, nonce: nonce)
-        #expect(box == (try CryptoBox.seal(message, nonce: nonce, recipientPublicKey: bob.publicKey,
-                                          senderPrivateKey: alice.privateKey)))
+        #expect(
+            box
+                == (try CryptoBox.seal(
+                    message, nonce: nonce, recipientPublicKey: bob.publicKey,
+                    senderPrivateKey: alice.privateKey)))
         #expect(try bobSide.open(box, nonce: nonce) == message)
         #expect(try bobSide.open(bobSide.seal([UInt8](), nonce: nonce), nonce: nonce) == [])
     }
 
     @Test func tamperingAndWrongKeysAreDetected() throws {
-        let box = try CryptoBox.seal(message, nonce: nonce, recipientPublicKey: bob.publicKey, senderPrivateKey: alice.privateKey)
+        let box = try CryptoBox.seal(
+            message, nonce: nonce, recipientPublicKey: bob.publicKey, senderPrivateKey: alice.privateKey)
         let bobSide = try CryptoBox.SharedKey(publicKey: alice.publicKey, privateKey: bob.privateKey)
         for index in [0, 15, 16, box.count - 1] {
-            #expect(throws: CryptoError.authenticationFailed) { try bobSide.open(flippingBit(box, at: index), nonce: nonce) }
+            #expect(throws: CryptoError.authenticationFailed) {
+                try bobSide.open(flippingBit(box, at: index), nonce: nonce)
+            }
         }
-        #expect(throws: CryptoError.authenticationFailed) { try bobSide.open(box, nonce: flippingBit(nonce, at: 3)) }
+        #expect(throws: CryptoError.authenticationFailed) {
+            try bobSide.open(box, nonce: flippingBit(nonce, at: 3))
+        }
         let eve = X25519.generateKeyPair()
         #expect(throws: CryptoError.authenticationFailed) {
-            try CryptoBox.open(box, nonce: nonce, senderPublicKey: alice.publicKey, recipientPrivateKey: eve.privateKey)
+            try CryptoBox.open(
+                box, nonce: nonce, senderPublicKey: alice.publicKey, recipientPrivateKey: eve.privateKey)
         }
-        #expect(throws: CryptoError.authenticationFailed) { try bobSide.open([1, 2, 3] as [UInt8], nonce: nonce) }
+        #expect(throws: CryptoError.authenticationFailed) {
+            try bobSide.open([1, 2, 3] as [UInt8], nonce: nonce)
+        }
     }
 
     @Test func invalidKeysAndNoncesAreTypedErrors() {
@@ -128,8 +146,9 @@ struct CryptoBoxTests {
             try CryptoBox.SharedKey(publicKey: bob.publicKey, privateKey: SecureBytes(count: 64))
         }
         #expect(throws: CryptoError.invalidNonceSize(expected: 24, actual: 25)) {
-            try CryptoBox.seal(message, nonce: nonce + [0], recipientPublicKey: bob.publicKey,
-                               senderPrivateKey: alice.privateKey)
+            try CryptoBox.seal(
+                message, nonce: nonce + [0], recipientPublicKey: bob.publicKey,
+                senderPrivateKey: alice.privateKey)
         }
     }
 }

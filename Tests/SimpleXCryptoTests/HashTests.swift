@@ -4,18 +4,21 @@ import Testing
 
 struct SHA2Tests {
     @Test func sha256KnownAnswers() {
-        #expect(SHA256.hash(Array("abc".utf8)).hexString
-            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hash([UInt8]()).hexString
-            == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            SHA256.hash(Array("abc".utf8)).hexString
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            SHA256.hash([UInt8]()).hexString
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hash(Data("abc".utf8)).count == SHA256.byteCount)
     }
 
     @Test func sha512KnownAnswer() {
-        #expect(SHA512.hash(Array("abc".utf8)).hexString == """
-            ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
-            2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f
-            """)
+        #expect(
+            SHA512.hash(Array("abc".utf8)).hexString == """
+                ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a\
+                2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f
+                """)
         #expect(SHA512.byteCount == 64)
     }
 }
@@ -63,7 +66,9 @@ struct HMACTests {
 
     @Test func keyFromSecureBytes() {
         let key = SecureBytes(copying: Array("Jefe".utf8))
-        #expect(HMACSHA512.authenticate(Array("what do ya want for nothing?".utf8), key: key) == hex(Self.cases[1].sha512))
+        #expect(
+            HMACSHA512.authenticate(Array("what do ya want for nothing?".utf8), key: key)
+                == hex(Self.cases[1].sha512))
     }
 
     @Test func rejectsWrongMacs() {
@@ -82,7 +87,8 @@ struct HMACTests {
 
     @Test func emptyKeyAndMessage() {
         // Python: hmac.new(b"", b"", hashlib.sha256).hexdigest()
-        #expect(HMACSHA256.authenticate([UInt8](), key: [UInt8]()).hexString
-            == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+        #expect(
+            HMACSHA256.authenticate([UInt8](), key: [UInt8]()).hexString
+                == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 }

@@ -10,13 +10,16 @@ struct X25519Tests {
     let shared = "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742"
 
     @Test func rfc7748PublicKeys() throws {
-        #expect(try X25519.keyPair(fromPrivateKey: SecureBytes(copying: alicePrivate)).publicKey == alicePublic)
+        #expect(
+            try X25519.keyPair(fromPrivateKey: SecureBytes(copying: alicePrivate)).publicKey == alicePublic)
         #expect(try X25519.keyPair(fromPrivateKey: SecureBytes(copying: bobPrivate)).publicKey == bobPublic)
     }
 
     @Test func rfc7748SharedSecret() throws {
-        let fromAlice = try X25519.sharedSecret(privateKey: SecureBytes(copying: alicePrivate), publicKey: bobPublic)
-        let fromBob = try X25519.sharedSecret(privateKey: SecureBytes(copying: bobPrivate), publicKey: alicePublic)
+        let fromAlice = try X25519.sharedSecret(
+            privateKey: SecureBytes(copying: alicePrivate), publicKey: bobPublic)
+        let fromBob = try X25519.sharedSecret(
+            privateKey: SecureBytes(copying: bobPrivate), publicKey: alicePublic)
         #expect(fromAlice.array.hexString == shared)
         #expect(fromBob == fromAlice)
     }
@@ -94,9 +97,13 @@ struct Ed25519Tests {
         let message = Array("transfer 10".utf8)
         let signature = try Ed25519.sign(message, secretKey: pair.secretKey)
         #expect(Ed25519.isValidSignature(signature, for: message, publicKey: pair.publicKey))
-        #expect(!Ed25519.isValidSignature(flippingBit(signature, at: 5), for: message, publicKey: pair.publicKey))
-        #expect(!Ed25519.isValidSignature(flippingBit(signature, at: 40), for: message, publicKey: pair.publicKey))
-        #expect(!Ed25519.isValidSignature(signature, for: Array("transfer 11".utf8), publicKey: pair.publicKey))
+        #expect(
+            !Ed25519.isValidSignature(flippingBit(signature, at: 5), for: message, publicKey: pair.publicKey))
+        #expect(
+            !Ed25519.isValidSignature(flippingBit(signature, at: 40), for: message, publicKey: pair.publicKey)
+        )
+        #expect(
+            !Ed25519.isValidSignature(signature, for: Array("transfer 11".utf8), publicKey: pair.publicKey))
         let other = Ed25519.generateKeyPair()
         #expect(!Ed25519.isValidSignature(signature, for: message, publicKey: other.publicKey))
         #expect(throws: CryptoError.invalidSignature) {
@@ -109,8 +116,10 @@ struct Ed25519Tests {
         let pair = Ed25519.generateKeyPair()
         let message = [UInt8](repeating: 7, count: 10)
         let signature = try Ed25519.sign(message, secretKey: pair.secretKey)
-        #expect(!Ed25519.isValidSignature(Array(signature.prefix(63)), for: message, publicKey: pair.publicKey))
-        #expect(!Ed25519.isValidSignature(signature, for: message, publicKey: Array(pair.publicKey.prefix(31))))
+        #expect(
+            !Ed25519.isValidSignature(Array(signature.prefix(63)), for: message, publicKey: pair.publicKey))
+        #expect(
+            !Ed25519.isValidSignature(signature, for: message, publicKey: Array(pair.publicKey.prefix(31))))
         #expect(throws: CryptoError.invalidSignatureSize) {
             try Ed25519.verify(signature + [0], for: message, publicKey: pair.publicKey)
         }
