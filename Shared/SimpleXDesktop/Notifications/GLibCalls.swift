@@ -18,7 +18,8 @@ func notificationError(_ error: UnsafeMutablePointer<GError>?, context: String) 
         g_dbus_error_strip_remote_error(error)
     }
     let isTimeout =
-        error.pointee.domain == CNotify_ioErrorQuark() && error.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue)
+        error.pointee.domain == CNotify_ioErrorQuark()
+        && error.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue)
     let message = error.pointee.message.map { String(cString: $0) } ?? "code \(error.pointee.code)"
     return NotificationError(context: context, dbusErrorName: name, message: message, isTimeout: isTimeout)
 }
@@ -45,9 +46,11 @@ struct SessionBus {
             return try call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                 interface: "org.freedesktop.DBus", method: "GetNameOwner", argument: notificationsBusName,
-                replyType: "(s)", autoStart: false, timeoutMs: timeoutMs, context: "asking the bus who serves notifications"
+                replyType: "(s)", autoStart: false, timeoutMs: timeoutMs,
+                context: "asking the bus who serves notifications"
             ) { String(cString: g_variant_get_string($0, nil)) }
-        } catch where error.dbusErrorName == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+        } catch {
+            guard error.dbusErrorName == "org.freedesktop.DBus.Error.NameHasNoOwner" else { throw error }
             return nil
         }
     }
@@ -57,7 +60,8 @@ struct SessionBus {
         let names = try call(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
             interface: "org.freedesktop.DBus", method: "ListActivatableNames", argument: nil,
-            replyType: "(as)", autoStart: false, timeoutMs: timeoutMs, context: "listing activatable services",
+            replyType: "(as)", autoStart: false, timeoutMs: timeoutMs,
+            context: "listing activatable services",
             decode: strings)
         return names.contains(notificationsBusName)
     }
@@ -66,7 +70,8 @@ struct SessionBus {
     func notificationServerCapabilities(timeoutMs: Int32) throws(NotificationError) -> [String] {
         try call(
             destination: notificationsBusName, path: notificationsPath, interface: notificationsBusName,
-            method: "GetCapabilities", argument: nil, replyType: "(as)", autoStart: true, timeoutMs: timeoutMs,
+            method: "GetCapabilities", argument: nil, replyType: "(as)", autoStart: true,
+            timeoutMs: timeoutMs,
             context: "asking the notification server for its capabilities", decode: strings)
     }
 

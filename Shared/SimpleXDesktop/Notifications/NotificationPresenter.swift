@@ -28,9 +28,12 @@ public final class NotificationPresenter: NotificationPresenting {
         let (events, continuation) = AsyncStream<NotificationEvent>.makeStream()
         self.events = events
         self.timeout = timeout
-        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds =
+            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         core = PresenterCore(
             appName: appName, callTimeoutMs: Int32(clamping: max(milliseconds, 1)), events: continuation)
+        let core = core
+        thread.post { core.initializeLibnotify() }  // notify_init: no D-Bus call yet
     }
 
     deinit {
@@ -42,7 +45,8 @@ public final class NotificationPresenter: NotificationPresenting {
     public func show(_ notification: DesktopNotification) async throws -> NotificationHandle {
         try Self.validate(notification)
         let core = core
-        return try await thread.run("showing a notification", timeout: timeout) { () throws(NotificationError) in
+        return try await thread.run("showing a notification", timeout: timeout) {
+            () throws(NotificationError) in
             try core.show(notification)
         } late: { handle in
             core.withdraw(handle)

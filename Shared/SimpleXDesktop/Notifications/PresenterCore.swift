@@ -61,12 +61,14 @@ final class PresenterCore: @unchecked Sendable {
         let capabilities = try serverCapabilities()
         initializeLibnotify()
         guard let notification = notify_notification_new(content.summary, nil, nil) else {
-            throw NotificationError(.failed("notify_notification_new returned NULL"), "creating a notification")
+            throw NotificationError(
+                .failed("notify_notification_new returned NULL"), "creating a notification")
         }
         let key = nextKey
         nextKey += 1
         CNotify_connectClosed(
-            notification, closedHandler, EventTarget(core: self, key: key).retainedPointer, releaseClosureTarget)
+            notification, closedHandler, EventTarget(core: self, key: key).retainedPointer,
+            releaseClosureTarget)
         configure(notification, key: key, content, capabilities: capabilities)
         var error: UnsafeMutablePointer<GError>?
         guard notify_notification_show(notification, &error) != 0 else {
@@ -109,7 +111,8 @@ final class PresenterCore: @unchecked Sendable {
             let bus = try SessionBus.connect()
             defer { bus.release() }
             guard try bus.notificationServerOwner(timeoutMs: callTimeoutMs) != nil else { return }
-        } catch where error.kind == .noServer {
+        } catch {
+            guard error.kind == .noServer else { throw error }
             return
         }
         var error: UnsafeMutablePointer<GError>?
@@ -131,7 +134,8 @@ final class PresenterCore: @unchecked Sendable {
         events.finish()
     }
 
-    private func initializeLibnotify() {
+    func initializeLibnotify() {
+        assertOnNotifyThread()
         if notify_is_initted() == 0 { notify_init(appName) }
     }
 
@@ -148,8 +152,12 @@ final class PresenterCore: @unchecked Sendable {
         if let desktopEntry = content.desktopEntry, !desktopEntry.isEmpty {
             notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(desktopEntry))
         }
-        if content.transient { notify_notification_set_hint(notification, "transient", g_variant_new_boolean(1)) }
-        if content.resident { notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1)) }
+        if content.transient {
+            notify_notification_set_hint(notification, "transient", g_variant_new_boolean(1))
+        }
+        if content.resident {
+            notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
+        }
         for action in content.actions {
             notify_notification_add_action(
                 notification, action.id, action.label, actionHandler,
@@ -208,7 +216,8 @@ private let actionHandler: NotifyActionCallback = { notification, action, userDa
 private let closedHandler: CNotify_ClosedHandler = { notification, userData in
     guard let notification, let userData else { return }
     let target = EventTarget.from(userData)
-    let reason = NotificationCloseReason(code: UInt32(bitPattern: notify_notification_get_closed_reason(notification)))
+    let reason = NotificationCloseReason(
+        code: UInt32(bitPattern: notify_notification_get_closed_reason(notification)))
     target.core.closed(key: target.key, serverID: CNotify_serverID(notification), reason: reason)
 }
 
