@@ -39,9 +39,10 @@ extension NotificationError {
     init(context: String, dbusErrorName: String?, message: String, isTimeout: Bool) {
         let kind: Kind
         switch dbusErrorName {
-        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
-            "org.freedesktop.DBus.Error.Spawn.ServiceNotFound":
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
             kind = .noServer
+        case let name? where name.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
+            kind = .noServer  // a service file names a server that cannot be started
         case "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut",
             "org.freedesktop.DBus.Error.NoReply":
             kind = .timedOut

@@ -1,4 +1,5 @@
 internal import CNotify
+import Synchronization
 
 /// A presenter's libnotify side: its NotifyNotification objects and what it knows about the server.
 ///
@@ -16,7 +17,6 @@ final class PresenterCore: @unchecked Sendable {
     let callTimeoutMs: Int32
     private let events: AsyncStream<NotificationEvent>.Continuation
     private var notifications: [UInt64: Entry] = [:]
-    private var nextKey: UInt64 = 1
     /// Capabilities of the server instance (unique bus name) that last answered.
     private var capabilities: (owner: String, list: [String])?
 
@@ -25,6 +25,9 @@ final class PresenterCore: @unchecked Sendable {
         self.callTimeoutMs = callTimeoutMs
         self.events = events
     }
+
+    /// Keys are unique in the process, so a handle from another presenter is just unknown here.
+    private static let keys = Atomic<UInt64>(1)
 
     private func assertOnNotifyThread() {
         assert(NotifyThread.shared.isCurrent, "libnotify used off the notify thread")
@@ -64,8 +67,7 @@ final class PresenterCore: @unchecked Sendable {
             throw NotificationError(
                 .failed("notify_notification_new returned NULL"), "creating a notification")
         }
-        let key = nextKey
-        nextKey += 1
+        let key = Self.keys.wrappingAdd(1, ordering: .relaxed).oldValue
         CNotify_connectClosed(
             notification, closedHandler, EventTarget(core: self, key: key).retainedPointer,
             releaseClosureTarget)

@@ -20,6 +20,10 @@ import Testing
         #expect(
             unknown.description
                 == "notification noServer: showing: The name was not provided by any .service files")
+        let cannotStart = NotificationError(
+            context: "showing", dbusErrorName: "org.freedesktop.DBus.Error.Spawn.ChildExited",
+            message: "Process exited with status 1", isTimeout: false)
+        #expect(cannotStart.kind == .noServer)
         let noReply = NotificationError(
             context: "showing", dbusErrorName: "org.freedesktop.DBus.Error.NoReply", message: "no reply",
             isTimeout: false)

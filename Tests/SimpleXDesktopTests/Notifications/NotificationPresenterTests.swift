@@ -153,7 +153,7 @@ import Testing
         let server = try await MockNotificationServer(on: bus)
         let peer = try NotifyPeerProcess(bus: bus, arguments: ["--timeout-ms", "1500"])
         #expect(try await peer.request("caps") == "caps body actions body-markup")
-        try await server.stallNextNotify(seconds: 4)
+        try await server.stallNextNotify(seconds: 6)  // well past both 1.5 s deadlines
 
         let first = try await peer.show(DesktopNotification(summary: "first"))
         #expect(first.hasPrefix("error timedOut "), "\(first)")
