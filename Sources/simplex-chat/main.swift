@@ -1,1 +1,7 @@
+// simplex-chat: the terminal client. A thin main over SimpleXTerminal.
+import Glibc
 import SimpleXChat
+import SimpleXTerminal
+
+ProcessHardening.protectSecrets()
+exit(await ClientMain().run(Array(CommandLine.arguments.dropFirst())))

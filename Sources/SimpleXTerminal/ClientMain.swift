@@ -1,0 +1,92 @@
+import Glibc
+import SimpleXChat
+import SimpleXDesktop
+
+/// The `simplex-chat` program: parses the command line and runs the command against the group
+/// directory. The executable's main only calls `run` and exits with its status.
+public struct ClientMain: Sendable {
+    public static let version = "0.1.0"
+
+    let environment: [String: String]
+    let output: @Sendable (String) -> Void
+    let errors: @Sendable (String) -> Void
+
+    public init(
+        environment: [String: String] = ProcessEnvironment.current,
+        output: @escaping @Sendable (String) -> Void = { print($0) },
+        errors: @escaping @Sendable (String) -> Void = ClientMain.standardError
+    ) {
+        self.environment = environment
+        self.output = output
+        self.errors = errors
+    }
+
+    /// Runs the command in `arguments` (without the program name); returns the exit status.
+    public func run(_ arguments: [String]) async -> Int32 {
+        let command: ClientCommand
+        do {
+            command = try ClientCommand.parse(arguments)
+        } catch {
+            errors("simplex-chat: \(error)")
+            return ExitStatus.usage
+        }
+        switch command {
+        case .help:
+            output(ClientCommand.usage)
+            return ExitStatus.ok
+        case .version:
+            output("simplex-chat \(Self.version)")
+            return ExitStatus.ok
+        case .status:
+            return await StatusCommand(environment: environment, output: output, errors: errors).run()
+        case .defaultsList, .defaultsGet, .defaultsSet, .defaultsReset:
+            return runDefaults(command)
+        }
+    }
+
+    private func runDefaults(_ command: ClientCommand) -> Int32 {
+        let container: GroupContainer
+        do {
+            container = try GroupContainer.open(environment: environment)
+        } catch {
+            errors("simplex-chat: \(error)")
+            return ExitStatus.failure
+        }
+        let defaults = DefaultsCommand(
+            defaults: GroupDefaults(container: container) { [errors] problem in errors("simplex-chat: \(problem)") })
+        do {
+            switch command {
+            case .defaultsList: defaults.list().forEach(output)
+            case .defaultsGet(let key): output(try defaults.get(key))
+            case .defaultsSet(let key, let value): output(try defaults.set(key, value))
+            case .defaultsReset(let key): output(try defaults.reset(key))
+            default: break
+            }
+            return ExitStatus.ok
+        } catch let error as GroupDefaultsInputError {
+            errors("simplex-chat: \(error)")
+            return ExitStatus.usage
+        } catch {
+            errors("simplex-chat: cannot save settings: \(error)")
+            return ExitStatus.failure
+        }
+    }
+
+    public static let standardError: @Sendable (String) -> Void = { line in
+        var stream = StandardErrorStream()
+        print(line, to: &stream)
+    }
+}
+
+/// Exit statuses (sysexits.h where one fits).
+public enum ExitStatus {
+    public static let ok: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 64
+}
+
+struct StandardErrorStream: TextOutputStream {
+    mutating func write(_ string: String) {
+        fputs(string, stderr)
+    }
+}
