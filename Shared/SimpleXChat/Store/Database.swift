@@ -88,7 +88,9 @@ public final class Database {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw fileError("cannot stat", path) }
         if status.st_mode & 0o077 != 0 {
-            guard fchmod(descriptor, status.st_mode & 0o700) == 0 else { throw fileError("cannot chmod", path) }
+            guard fchmod(descriptor, status.st_mode & 0o700) == 0 else {
+                throw fileError("cannot chmod", path)
+            }
         }
         // Left behind by a crash, they would be reused with whatever mode they have.
         for companion in [path + "-wal", path + "-shm", path + "-journal"] {
@@ -137,7 +139,8 @@ public final class Database {
                 let parameters = sqlite3_bind_parameter_count(statement)
                 guard parameters == 0 else {
                     throw DatabaseError(
-                        .misuse, message: "statement has \(parameters) parameters but no arguments were given",
+                        .misuse,
+                        message: "statement has \(parameters) parameters but no arguments were given",
                         sql: statementSQL)
                 }
                 var stepCode: Int32

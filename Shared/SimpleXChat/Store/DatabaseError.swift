@@ -62,7 +62,9 @@ public struct DatabaseError: Error, CustomStringConvertible {
         if let sql { text += " in \"\(Self.oneLine(sql))\"" }
         var details: [String] = []
         if extendedResultCode != resultCode { details.append("extended code \(extendedResultCode)") }
-        if argumentCount > 0 { details.append(argumentCount == 1 ? "1 argument" : "\(argumentCount) arguments") }
+        if argumentCount > 0 {
+            details.append(argumentCount == 1 ? "1 argument" : "\(argumentCount) arguments")
+        }
         if !details.isEmpty { text += ", " + details.joined(separator: ", ") }
         return text
     }
@@ -87,6 +89,7 @@ public struct DatabaseError: Error, CustomStringConvertible {
         } else {
             message = String(cString: sqlite3_errstr(code))
         }
-        return DatabaseError(ResultCode(rawValue: code), message: message, sql: sql, argumentCount: argumentCount)
+        return DatabaseError(
+            ResultCode(rawValue: code), message: message, sql: sql, argumentCount: argumentCount)
     }
 }

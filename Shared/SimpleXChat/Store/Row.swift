@@ -62,7 +62,8 @@ public struct Row: Sendable {
         guard let decoded = T.fromDatabaseValue(value) else {
             throw DatabaseError(
                 .mismatch,
-                message: "column \(index) (\(columnNames[index])): cannot read \(value.storageClass) as \(T.self)",
+                message:
+                    "column \(index) (\(columnNames[index])): cannot read \(value.storageClass) as \(T.self)",
                 sql: sql)
         }
         return decoded

@@ -144,7 +144,8 @@ public final class Statement {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW:
-            return Row(columnNames: columnNames, columnIndexes: columnIndexes, values: currentValues(), sql: sql)
+            return Row(
+                columnNames: columnNames, columnIndexes: columnIndexes, values: currentValues(), sql: sql)
         case SQLITE_DONE:
             return nil
         default:
@@ -203,7 +204,8 @@ public final class Statement {
                 let pointer = sqlite3_column_text(handle, column)
                 let count = Int(sqlite3_column_bytes(handle, column))
                 guard let pointer else { return .text("") }
-                return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
+                return .text(
+                    String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
             case SQLITE_BLOB:
                 let pointer = sqlite3_column_blob(handle, column)
                 let count = Int(sqlite3_column_bytes(handle, column))

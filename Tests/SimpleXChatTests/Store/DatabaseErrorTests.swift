@@ -7,7 +7,8 @@ import Testing
     @Test func aConstraintViolationCarriesCodesMessageAndSQLButNoArgumentValues() throws {
         let dir = try TemporaryDirectory("store")
         let database = try Database(path: dir.appending("chat.db"))
-        try database.execute("CREATE TABLE users (user_id INTEGER PRIMARY KEY, local_display_name TEXT UNIQUE)")
+        try database.execute(
+            "CREATE TABLE users (user_id INTEGER PRIMARY KEY, local_display_name TEXT UNIQUE)")
         let sql = "INSERT INTO users (local_display_name) VALUES (?)"
         try database.execute(sql, arguments: ["secret-name-7f3a"])
 

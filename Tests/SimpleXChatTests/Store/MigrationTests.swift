@@ -79,7 +79,8 @@ import Testing
         // Earlier migrations committed on their own; the failing one and later ones did not run.
         #expect(try database.appliedMigrations() == ["20260101_a"])
         #expect(try database.count("a") == 1)
-        let tables = try database.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        let tables = try database.fetchAll(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         #expect(try tables.map { try $0["name"] as String } == ["a", "migrations"])
         #expect(try database.fetchValue(Int.self, "PRAGMA foreign_keys") == 1)
     }
@@ -108,7 +109,9 @@ import Testing
     @Test func aListNamingAMigrationTwiceIsRefusedBeforeAnythingRuns() throws {
         let dir = try TemporaryDirectory("store")
         let database = try Database(path: dir.appending("chat.db"))
-        let error = try #require(throws: MigrationError.self) { try database.migrate([first, second, first]) }
+        let error = try #require(throws: MigrationError.self) {
+            try database.migrate([first, second, first])
+        }
         #expect(error.description == "migration 20260101_a appears twice in the migrations list")
         #expect(try database.appliedMigrations() == [])
     }

@@ -30,7 +30,8 @@ import Testing
 
         func row(_ name: String) throws -> Row {
             try #require(
-                try database.fetchOne("SELECT value, typeof(value) AS type FROM v WHERE name = ?", arguments: [name]))
+                try database.fetchOne(
+                    "SELECT value, typeof(value) AS type FROM v WHERE name = ?", arguments: [name]))
         }
         for (name, _, storageClass) in cases {
             #expect(try row(name)["type"] == storageClass, "\(name)")
@@ -70,7 +71,8 @@ import Testing
         let dir = try TemporaryDirectory("store")
         let database = try Database(path: dir.appending("chat.db"))
         let row = try #require(
-            try database.fetchOne("SELECT :a AS a, @b AS b, $c AS c", arguments: ["a": 1, "b": "two", "c": nil]))
+            try database.fetchOne(
+                "SELECT :a AS a, @b AS b, $c AS c", arguments: ["a": 1, "b": "two", "c": nil]))
         #expect(try row["a"] == 1)
         #expect(try row["b"] == "two")
         #expect(try row["c"] == Int?.none)
@@ -117,7 +119,10 @@ import Testing
         while let row = try select.step() { seen.append(try row["x"]) }
         #expect(seen == ["b", "c"])
         #expect(try select.fetchAll(arguments: [1]).count == 3)
-        #expect(try database.fetchAll("SELECT x FROM t ORDER BY id").map { try $0[0] as String } == ["a", "b", "c"])
+        #expect(
+            try database.fetchAll("SELECT x FROM t ORDER BY id").map { try $0[0] as String } == [
+                "a", "b", "c",
+            ])
     }
 
     @Test func makeStatementRefusesSeveralStatements() throws {
@@ -151,6 +156,7 @@ import Testing
         #expect(
             try database.fetchAll(Pair.self, "SELECT id, name FROM p ORDER BY id")
                 == [Pair(id: 1, name: "a"), Pair(id: 2, name: nil)])
-        #expect(try database.fetchOne(Pair.self, "SELECT id, name FROM p WHERE id = ?", arguments: [3]) == nil)
+        #expect(
+            try database.fetchOne(Pair.self, "SELECT id, name FROM p WHERE id = ?", arguments: [3]) == nil)
     }
 }

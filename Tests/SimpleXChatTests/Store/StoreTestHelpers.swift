@@ -51,7 +51,7 @@ extension Database {
             INSERT INTO connections (user_id, agent_conn_id, conn_type, conn_status, contact_id,
               created_at, updated_at)
             VALUES (?, ?, 'contact', 'ready', ?, ?, ?)
-            """, arguments: [userID, Array("conn-\(name)".utf8), contactID, testNow, testNow])
+            """, arguments: [userID, Array("conn-\(userID)-\(name)".utf8), contactID, testNow, testNow])
         return contactID
     }
 
