@@ -73,8 +73,8 @@ public struct ClientMain: Sendable {
     }
 
     public static let standardError: @Sendable (String) -> Void = { line in
-        var stream = StandardErrorStream()
-        print(line, to: &stream)
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
 
@@ -83,10 +83,4 @@ public enum ExitStatus {
     public static let ok: Int32 = 0
     public static let failure: Int32 = 1
     public static let usage: Int32 = 64
-}
-
-struct StandardErrorStream: TextOutputStream {
-    mutating func write(_ string: String) {
-        fputs(string, stderr)
-    }
 }

@@ -13,6 +13,7 @@ public enum KeychainError: Error, Equatable, CustomStringConvertible {
     case passphraseRequired(path: String)
     case sourceMismatch(path: String, recorded: KeychainKeySource, offered: KeychainKeySource)
     case secretServiceUnavailable(path: String, reason: String)
+    case noKeyFileLocation
     case system(SystemError)
     case crypto(CryptoError)
 
@@ -41,6 +42,8 @@ public enum KeychainError: Error, Equatable, CustomStringConvertible {
             return "the keychain \(path) is protected by \(recorded), which is not available here"
         case .secretServiceUnavailable(let path, let reason):
             return "the keychain \(path) is protected by the Secret Service, which is not usable: \(reason)"
+        case .noKeyFileLocation:
+            return "no place for the keychain key file: set HOME or XDG_CONFIG_HOME"
         case .system(let error):
             return "keychain: \(error)"
         case .crypto(let error):
