@@ -55,9 +55,9 @@ public final class Database {
     private func configure(_ connection: OpaquePointer, busyTimeout: Duration) throws {
         sqlite3_extended_result_codes(connection, 1)
         // Before the first pragma: switching to WAL takes a lock another process may hold.
-        let (seconds, attoseconds) = busyTimeout.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(connection, Int32(clamping: milliseconds))
+        let milliseconds = (busyTimeout / .milliseconds(1)).rounded()
+        sqlite3_busy_timeout(
+            connection, milliseconds < Double(Int32.max) ? Int32(max(0, milliseconds)) : .max)
 
         // WAL lets the background service read while the client writes. The first statement
         // also reads the header, so a non-database file fails here, before anything is written.
@@ -230,3 +230,8 @@ public final class Database {
         sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     }
 }
+
+/// A connection opened with `SQLITE_OPEN_NOMUTEX` must not be shared between threads; this
+/// makes a conformance added by mistake a compile error instead of a data race.
+@available(*, unavailable)
+extension Database: Sendable {}

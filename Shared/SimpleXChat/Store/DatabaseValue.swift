@@ -132,9 +132,14 @@ public struct StatementArguments: ExpressibleByArrayLiteral, ExpressibleByDictio
         named = [:]
     }
 
+    /// Names may be given with or without their prefix: `"name"` and `":name"` are the same.
     public init(named values: [String: (any DatabaseValueConvertible)?]) {
         positional = []
-        named = values.mapValues { $0?.databaseValue ?? .null }
+        named = [:]
+        for (name, value) in values {
+            let bare = name.first.map { ":@$".contains($0) } == true ? String(name.dropFirst()) : name
+            named[bare] = value?.databaseValue ?? .null
+        }
     }
 
     public init(arrayLiteral elements: (any DatabaseValueConvertible)?...) {

@@ -50,7 +50,7 @@ extension Database {
         let table = try fetchOne(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'")
         guard table != nil else { return [] }
-        return try fetchAll("SELECT name FROM migrations ORDER BY ts, name").map { try $0["name"] }
+        return try fetchAll("SELECT name FROM migrations ORDER BY rowid").map { try $0["name"] }
     }
 
     /// Applies the migrations of `migrations` that this database lacks, in list order, each in

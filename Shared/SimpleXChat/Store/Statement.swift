@@ -227,3 +227,7 @@ public final class Statement {
         DatabaseError(code, message: message, sql: sql, argumentCount: argumentCount)
     }
 }
+
+/// Confined with its `Database`.
+@available(*, unavailable)
+extension Statement: Sendable {}

@@ -86,6 +86,9 @@ import Testing
         }
         #expect(extra.resultCode == .range)
 
+        // The prefix is optional in the argument names.
+        #expect(try database.fetchOne("SELECT :a", arguments: [":a": 5])?[0] == 5)
+
         let statement = try database.makeStatement("SELECT :name")
         try statement.bind("by name", named: "name")
         #expect(try statement.step()?[0] == "by name")
