@@ -1,0 +1,32 @@
+import Testing
+
+@testable import SimpleXTerminal
+
+@Suite struct ClientCommandTests {
+    @Test func parsesEachCommand() throws {
+        #expect(try ClientCommand.parse([]) == .status)
+        #expect(try ClientCommand.parse(["status"]) == .status)
+        #expect(try ClientCommand.parse(["--help"]) == .help)
+        #expect(try ClientCommand.parse(["-h"]) == .help)
+        #expect(try ClientCommand.parse(["--version"]) == .version)
+        #expect(try ClientCommand.parse(["defaults"]) == .defaultsList)
+        #expect(try ClientCommand.parse(["defaults", "get", "appState"]) == .defaultsGet("appState"))
+        #expect(try ClientCommand.parse(["defaults", "set", "chatLayout", "classic"]) == .defaultsSet("chatLayout", "classic"))
+        #expect(try ClientCommand.parse(["defaults", "reset", "chatLayout"]) == .defaultsReset("chatLayout"))
+    }
+
+    @Test func mistakesAreOneLineUsageErrors() {
+        #expect(throws: UsageError("unknown command or option '--frobnicate': see simplex-chat --help")) {
+            try ClientCommand.parse(["--frobnicate"])
+        }
+        #expect(throws: UsageError("usage: simplex-chat defaults set <key> <value>")) {
+            try ClientCommand.parse(["defaults", "set", "chatLayout"])
+        }
+        #expect(throws: UsageError("unknown defaults command 'delete': use list, get, set or reset")) {
+            try ClientCommand.parse(["defaults", "delete", "x"])
+        }
+        #expect(throws: UsageError("unexpected argument 'now': see simplex-chat --help")) {
+            try ClientCommand.parse(["status", "now"])
+        }
+    }
+}
