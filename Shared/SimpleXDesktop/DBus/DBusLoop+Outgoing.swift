@@ -10,6 +10,8 @@ extension DBusLoop {
         var path: String
         var interface: String
         var method: String
+        /// Whether the bus may start (D-Bus activate) the destination when nobody owns it.
+        var autoStart = true
 
         var description: String { "\(destination) \(path) \(interface).\(method)" }
     }
@@ -33,6 +35,7 @@ extension DBusLoop {
             else { throw .failed("libdbus could not create a message (out of memory)") }
             defer { dbus_message_unref(message) }
             if complete == nil { dbus_message_set_no_reply(message, 1) }
+            if !target.autoStart { dbus_message_set_auto_start(message, 0) }
             var writer = DBusMessageWriter(message: message)
             try encode(&writer)
             var serial: UInt32 = 0
