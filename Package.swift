@@ -40,7 +40,7 @@ let package = Package(
             name: "simplex-chat", dependencies: ["SimpleXTerminal"], path: "Sources/simplex-chat"),
 
         // Tests, the helper process they drive, and the benchmarks.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SimpleXDesktop"], path: "Tests/TestSupport"),
         .executableTarget(
             name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop"],
             path: "Tests/TestPeer"),
@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "SimpleXChatTests", dependencies: ["SimpleXChat", "TestSupport"]),
         .testTarget(name: "SimpleXTerminalTests", dependencies: ["SimpleXTerminal", "TestSupport"]),
         .testTarget(
-            name: "SimpleXDesktopTests", dependencies: ["SimpleXDesktop", "SimpleXChat", "TestSupport"]),
+            name: "SimpleXDesktopTests",
+            dependencies: ["SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),
     ]
 )

@@ -73,8 +73,10 @@ struct StatusCommand {
         do {
             let capabilities = try await NotificationPresenter(appName: "SimpleX Chat").serverCapabilities()
             line("notifications", "server running (capabilities: \(capabilities.joined(separator: ", ")))")
+        } catch let error as NotificationError {
+            line("notifications", "unavailable: \(error.message)")
         } catch {
-            line("notifications", "no notification server: \(error)")
+            line("notifications", "unavailable: \(error)")
         }
     }
 

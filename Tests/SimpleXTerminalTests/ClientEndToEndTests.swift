@@ -43,7 +43,10 @@ import TestSupport
                 "keychain          a key file: no Secret Service on the session bus, so the keychain's master key is "
                     + "in the key file \(tmp.appending("config"))/simplex/keychain.key (0600); 0 item(s)"))
         #expect(out.contains("database          simplex_v1_chat.db: 1 migration(s) applied (20261129_initial), WAL"))
-        #expect(out.contains("notifications     no notification server"))
+        #expect(
+            out.contains(
+                "notifications     unavailable: no notification server: nothing owns org.freedesktop.Notifications "
+                    + "on the session bus and no D-Bus service file provides it"))
         #expect(out.contains("settings          notifications instant, previews message, layout terminal"))
         #expect(try permissions(of: tmp.appending("group")) == 0o700)
         #expect(try permissions(of: tmp.appending("group/simplex_v1_chat.db")) == 0o600)
@@ -135,5 +138,25 @@ import TestSupport
         let help = try await client(["--help"])
         #expect(help.status == 0)
         #expect(help.out.first == "usage: simplex-chat [command]")
+    }
+}
+
+/// The client with a real Secret Service (gnome-keyring) on its session bus.
+@Suite struct ClientWithKeyringTests {
+    @Test func statusUsesTheSecretServiceAndWritesNoKeyFile() async throws {
+        let keyring = try await TestKeyring()
+        let tmp = try TemporaryDirectory("client-keyring")
+        var environment = keyring.environment
+        environment["SIMPLEX_GROUP_DIR"] = tmp.appending("group")
+        let client = try BuiltProducts.path("simplex-chat")
+
+        for _ in 0..<2 {
+            let run = try ChildProcess(client, [], environment: environment)
+            #expect(try await run.wait() == 0, "\(run.allErrors)")
+            #expect(run.allOutput.contains(
+                "keychain          the Secret Service: the keychain's master key is kept in the Secret Service; 0 item(s)"))
+        }
+        let configHome = try #require(keyring.environment["XDG_CONFIG_HOME"] ?? nil)
+        #expect(!FileManager.default.fileExists(atPath: "\(configHome)/simplex/keychain.key"))
     }
 }

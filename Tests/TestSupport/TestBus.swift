@@ -22,5 +22,6 @@ public final class TestBus: Sendable {
         ["DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": nil, "WAYLAND_DISPLAY": nil]
     }
 
-    deinit { daemon.kill(SIGTERM) }
+    // SIGKILL: children of the test runner start with SIGTERM blocked.
+    deinit { daemon.kill(SIGKILL) }
 }

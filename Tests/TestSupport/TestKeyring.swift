@@ -1,6 +1,5 @@
 import Foundation
 import SimpleXDesktop
-import TestSupport
 
 /// A real gnome-keyring Secret Service on a test's private bus, in its own temp home.
 ///
@@ -13,13 +12,15 @@ import TestSupport
 /// 2. Once `$XDG_RUNTIME_DIR/keyring/control` exists, `gnome-keyring-daemon --start
 ///    --components=secrets` asks that daemon to start its secrets component, which then takes
 ///    `org.freedesktop.secrets` (started earlier, it would launch a second, locked daemon).
-final class TestKeyring: Sendable {
-    let bus: TestBus
-    let home: TemporaryDirectory
-    let connection: DBusConnection
+public final class TestKeyring: Sendable {
+    public let bus: TestBus
+    public let home: TemporaryDirectory
+    public let connection: DBusConnection
+    /// The environment the daemon runs with: the test bus and the temp home directories.
+    public let environment: [String: String?]
     private let daemon: ChildProcess
 
-    init() async throws {
+    public init() async throws {
         bus = try await TestBus()
         home = try TemporaryDirectory("keyring")
         var environment = bus.environment
@@ -32,6 +33,7 @@ final class TestKeyring: Sendable {
                 atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             environment[name] = path
         }
+        self.environment = environment
         daemon = try ChildProcess(
             "/usr/bin/gnome-keyring-daemon", ["--foreground", "--login", "--components=secrets"],
             environment: environment)
@@ -55,8 +57,15 @@ final class TestKeyring: Sendable {
         }
     }
 
+    /// Stops the keyring daemon: the Secret Service leaves the bus.
+    public func stop() async throws {
+        // SIGKILL: children of the test runner start with SIGTERM blocked.
+        daemon.kill(SIGKILL)
+        try await daemon.wait(timeout: .seconds(20))
+    }
+
     /// Calls the Secret Service directly, for set-up and checks the client does not offer.
-    func service(
+    public func service(
         _ path: String, _ interface: String, _ method: String, _ arguments: [DBusValue] = []
     ) async throws -> [DBusValue] {
         try await connection.call(
