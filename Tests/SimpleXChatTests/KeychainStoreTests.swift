@@ -186,4 +186,21 @@ import TestSupport
             _ = try KeychainFile(parsing: bytes, path: "k")
         }
     }
+
+    @Test func itemsEncodeAndOneItemIsFoundWithoutDecodingTheRest() throws {
+        var items = KeychainItems()
+        items.values["databasePassword"] = SecureBytes(copying: [1, 2, 3])
+        items.values["appPassword"] = SecureBytes(copying: [])
+        let plaintext = items.encoded()
+        #expect(KeychainItems.value(named: "databasePassword", in: plaintext) == .some(SecureBytes(copying: [1, 2, 3])))
+        #expect(KeychainItems.value(named: "appPassword", in: plaintext) == .some(SecureBytes(copying: [])))
+        #expect(KeychainItems.value(named: "selfDestructPassword", in: plaintext) == .some(nil))
+        let decoded = try #require(KeychainItems(decoding: plaintext))
+        #expect(decoded.values.keys.sorted() == ["appPassword", "databasePassword"])
+
+        // A count that promises more than is there is malformed, not an empty result.
+        let truncated = plaintext.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0.dropLast(2))) }
+        #expect(KeychainItems.value(named: "selfDestructPassword", in: truncated) == nil)
+        #expect(KeychainItems(decoding: truncated) == nil)
+    }
 }

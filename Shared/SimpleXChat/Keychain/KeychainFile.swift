@@ -90,17 +90,26 @@ struct KeychainFile {
 
     /// Opens the items; a failure means the file was changed after it was written.
     func open(keys: KeychainKeys, path: String) throws(KeychainError) -> KeychainItems {
-        let plaintext: SecureBytes
-        do {
-            plaintext = try XChaCha20Poly1305.open(
-                ciphertext, key: keys.aead, nonce: nonce, associatedData: header)
-        } catch {
-            throw .corrupted(path: path, reason: "authentication failed")
-        }
-        guard let items = KeychainItems(decoding: plaintext) else {
+        guard let items = KeychainItems(decoding: try decrypt(keys: keys, path: path)) else {
             throw .corrupted(path: path, reason: "malformed contents")
         }
         return items
+    }
+
+    /// One item's value, without copying the others out of the decrypted contents.
+    func value(named name: String, keys: KeychainKeys, path: String) throws(KeychainError) -> SecureBytes? {
+        guard let value = KeychainItems.value(named: name, in: try decrypt(keys: keys, path: path)) else {
+            throw .corrupted(path: path, reason: "malformed contents")
+        }
+        return value
+    }
+
+    private func decrypt(keys: KeychainKeys, path: String) throws(KeychainError) -> SecureBytes {
+        do {
+            return try XChaCha20Poly1305.open(ciphertext, key: keys.aead, nonce: nonce, associatedData: header)
+        } catch {
+            throw .corrupted(path: path, reason: "authentication failed")
+        }
     }
 }
 

@@ -10,7 +10,34 @@ struct KeychainItems {
     init() {}
 
     init?(decoding plaintext: SecureBytes) {
-        let decoded: [String: SecureBytes]? = plaintext.withUnsafeBytes { bytes in
+        var result: [String: SecureBytes] = [:]
+        let complete = Self.scan(plaintext) { name, value in
+            result[name] = SecureBytes(copying: value)
+            return true
+        }
+        guard complete else { return nil }
+        values = result
+    }
+
+    /// The value of one item, copied into its own sodium memory; the others are not copied.
+    /// nil when the item is absent; `.failure` when the contents are malformed.
+    static func value(named wanted: String, in plaintext: SecureBytes) -> SecureBytes?? {
+        var found: SecureBytes?
+        let complete = scan(plaintext) { name, value in
+            guard name == wanted else { return true }
+            found = SecureBytes(copying: value)
+            return false
+        }
+        if let found { return .some(found) }
+        return complete ? .some(nil) : nil
+    }
+
+    /// Calls `visit` with each item's name and value bytes until it returns false; false when the
+    /// encoding is malformed (and the scan was not stopped by `visit`).
+    private static func scan(
+        _ plaintext: SecureBytes, _ visit: (String, UnsafeRawBufferPointer) -> Bool
+    ) -> Bool {
+        plaintext.withUnsafeBytes { bytes in
             var offset = 0
             func integer(_ width: Int) -> Int? {
                 guard bytes.count - offset >= width else { return nil }
@@ -19,21 +46,18 @@ struct KeychainItems {
                 offset += width
                 return value
             }
-            guard let count = integer(4) else { return nil }
-            var result: [String: SecureBytes] = [:]
+            guard let count = integer(4) else { return false }
             for _ in 0..<count {
-                guard let nameCount = integer(2), bytes.count - offset >= nameCount else { return nil }
+                guard let nameCount = integer(2), bytes.count - offset >= nameCount else { return false }
                 let name = String(decoding: bytes[offset..<offset + nameCount], as: UTF8.self)
                 offset += nameCount
-                guard let valueCount = integer(4), bytes.count - offset >= valueCount else { return nil }
-                result[name] = SecureBytes(
-                    copying: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + valueCount]))
+                guard let valueCount = integer(4), bytes.count - offset >= valueCount else { return false }
+                let value = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + valueCount])
                 offset += valueCount
+                if !visit(name, value) { return true }
             }
-            return offset == bytes.count ? result : nil
+            return offset == bytes.count
         }
-        guard let decoded else { return nil }
-        values = decoded
     }
 
     func encoded() -> SecureBytes {

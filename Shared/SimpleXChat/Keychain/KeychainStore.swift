@@ -94,7 +94,7 @@ public final class KeychainStore: Sendable {
 
     /// The secret stored as `item`, or nil.
     public func get(_ item: KeychainItem) throws(KeychainError) -> SecureBytes? {
-        try readItems().values[item.rawValue]
+        try readFile().value(named: item.rawValue, keys: keys, path: path)
     }
 
     /// Stores `value` as `item`, replacing any previous value.
@@ -117,6 +117,11 @@ public final class KeychainStore: Sendable {
     private var lockPath: String { "\(path).lock" }
 
     private func readItems() throws(KeychainError) -> KeychainItems {
+        try readFile().open(keys: keys, path: path)
+    }
+
+    /// The current file, checked to be the keychain this store was opened on.
+    private func readFile() throws(KeychainError) -> KeychainFile {
         guard let bytes = try Self.readFile(path) else {
             throw .corrupted(path: path, reason: "the keychain file was removed")
         }
@@ -124,7 +129,7 @@ public final class KeychainStore: Sendable {
         guard file.source == source, file.keyCheck == keys.check else {
             throw .corrupted(path: path, reason: "the keychain was replaced by another one")
         }
-        return try file.open(keys: keys, path: path)
+        return file
     }
 
     private func modify(_ change: (inout KeychainItems) -> Void) throws(KeychainError) {
