@@ -6,6 +6,7 @@ let package = Package(
     name: "simplex-chat-linux",
     products: [
         .executable(name: "simplex-chat", targets: ["simplex-chat"]),
+        .executable(name: "smp-server", targets: ["smp-server"]),
     ],
     targets: [
         // C libraries behind Swift modules (CONVENTIONS.md "C libraries").
@@ -26,7 +27,9 @@ let package = Package(
         // The framework every process links (iOS: SimpleXChat).
         .target(name: "SimpleXCrypto", dependencies: ["CSodium"], path: "Shared/SimpleXCrypto"),
         .target(
-            name: "SimpleXChat", dependencies: ["SimpleXCrypto", "CSQLite", "CSystem"],
+            name: "SimpleXProtocol", dependencies: ["SimpleXCrypto"], path: "Shared/SimpleXProtocol"),
+        .target(
+            name: "SimpleXChat", dependencies: ["SimpleXCrypto", "SimpleXProtocol", "CSQLite", "CSystem"],
             path: "Shared/SimpleXChat"),
         .target(
             name: "SimpleXDesktop", dependencies: ["SimpleXChat", "SimpleXCrypto", "CDBus", "CNotify"],
@@ -38,6 +41,10 @@ let package = Package(
             path: "Sources/SimpleXTerminal"),
         .executableTarget(
             name: "simplex-chat", dependencies: ["SimpleXTerminal"], path: "Sources/simplex-chat"),
+        .target(
+            name: "SimpleXRelay", dependencies: ["SimpleXProtocol", "SimpleXCrypto", "SimpleXChat"],
+            path: "Sources/SimpleXRelay"),
+        .executableTarget(name: "smp-server", dependencies: ["SimpleXRelay"], path: "Sources/smp-server"),
 
         // Tests, the helper process they drive, and the benchmarks.
         .target(name: "TestSupport", dependencies: ["SimpleXDesktop"], path: "Tests/TestSupport"),
@@ -50,7 +57,10 @@ let package = Package(
             dependencies: ["SimpleXCrypto", "SimpleXChat", "SimpleXDesktop", "CBench"],
             path: "Tests/Benchmarks"),
         .testTarget(name: "SimpleXCryptoTests", dependencies: ["SimpleXCrypto"]),
+        .testTarget(name: "SimpleXProtocolTests", dependencies: ["SimpleXProtocol", "SimpleXCrypto"]),
         .testTarget(name: "SimpleXChatTests", dependencies: ["SimpleXChat", "TestSupport"]),
+        .testTarget(
+            name: "SimpleXRelayTests", dependencies: ["SimpleXRelay", "SimpleXProtocol", "SimpleXCrypto", "TestSupport"]),
         .testTarget(name: "SimpleXTerminalTests", dependencies: ["SimpleXTerminal", "TestSupport"]),
         .testTarget(
             name: "SimpleXDesktopTests",

@@ -1,0 +1,2 @@
+import SimpleXRelay
+print("smp-server: not built yet")
