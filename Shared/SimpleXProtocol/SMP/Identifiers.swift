@@ -5,7 +5,7 @@ public struct EntityID: Hashable, Sendable, CustomStringConvertible {
     /// Length of the ids the server makes.
     public static let count = 24
     /// No entity: what PING, NEW and server-wide errors carry.
-    public static let none = EntityID([])
+    public static let empty = EntityID([])
 
     /// The raw id bytes.
     public let bytes: [UInt8]
@@ -29,7 +29,7 @@ public struct CorrelationID: Hashable, Sendable, CustomStringConvertible {
     /// Length of the ids clients make.
     public static let count = 24
     /// The empty id of server events.
-    public static let none = CorrelationID([])
+    public static let empty = CorrelationID([])
 
     /// The raw id bytes.
     public let bytes: [UInt8]

@@ -41,7 +41,7 @@ public struct MessageFlags: Equatable, Hashable, Sendable {
     public init(notification: Bool) { self.notification = notification }
 
     /// No flags set.
-    public static let none = MessageFlags(notification: false)
+    public static let noFlags = MessageFlags(notification: false)
 }
 
 extension ByteWriter {
@@ -92,7 +92,9 @@ public struct AuthPublicKey: Hashable, Sendable {
 }
 
 extension ByteWriter {
-    mutating func appendAuthKey(_ key: AuthPublicKey) throws(ProtocolError) { try appendShortString(key.spki) }
+    mutating func appendAuthKey(_ key: AuthPublicKey) throws(ProtocolError) {
+        try appendShortString(key.spki)
+    }
 }
 
 extension ByteReader {

@@ -58,6 +58,7 @@ public struct ReceivedMessageBody: Equatable, Sendable {
         let timestamp = try reader.readInt64("timestamp")
         let flags = try reader.readFlags()
         try reader.expect(ascii: " ", "space before the message body")
-        return ReceivedMessageBody(timestamp: timestamp, content: .message(flags: flags, body: reader.readTail()))
+        return ReceivedMessageBody(
+            timestamp: timestamp, content: .message(flags: flags, body: reader.readTail()))
     }
 }

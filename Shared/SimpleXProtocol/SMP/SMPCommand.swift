@@ -93,7 +93,9 @@ public enum SMPCommand: Equatable, Sendable {
     }
 
     /// The command tags this code knows; a tag outside them is `ERR CMD UNKNOWN`, not SYNTAX.
-    static let knownTags: Set<String> = ["NEW", "SUB", "KEY", "ACK", "GET", "OFF", "DEL", "SKEY", "SEND", "PING"]
+    static let knownTags: Set<String> = [
+        "NEW", "SUB", "KEY", "ACK", "GET", "OFF", "DEL", "SKEY", "SEND", "PING",
+    ]
 
     /// Reads a whole command; trailing bytes after the last field are invalid.
     public static func decode(_ reader: inout ByteReader) throws(ProtocolError) -> SMPCommand {
@@ -110,7 +112,8 @@ public enum SMPCommand: Equatable, Sendable {
             case UInt8(ascii: "1"): _ = try reader.readShortString("basic auth")
             default: throw .invalid("basic auth")
             }
-            guard let subscriptionMode = SubscriptionMode(byte: try reader.readByte("subscription mode")) else {
+            guard let subscriptionMode = SubscriptionMode(byte: try reader.readByte("subscription mode"))
+            else {
                 throw .invalid("subscription mode")
             }
             command = .new(

@@ -33,9 +33,9 @@ public struct SMPQueueURI: Hashable, Sendable, CustomStringConvertible {
     /// The link text. `k=s` is written for messaging queues too, as SimpleX does for clients that
     /// predate `q`; `'='` in values is percent-encoded as in SimpleX's links.
     public var description: String {
-        var query = [
-            "v=\(versionRange)", "dh=\(Self.escape(Base64URL.encode((try? PublicKeyAlgorithm.x25519.spki(dhPublicKey)) ?? [])))",
-        ]
+        // The init checked the key is 32 bytes, so its SPKI is the prefix and the key.
+        let dh = Base64URL.encode(PublicKeyAlgorithm.x25519.spkiPrefix + dhPublicKey)
+        var query = ["v=\(versionRange)", "dh=\(Self.escape(dh))"]
         switch queueMode {
         case .messaging: query += ["q=m", "k=s"]
         case .contact: query.append("q=c")
@@ -47,7 +47,9 @@ public struct SMPQueueURI: Hashable, Sendable, CustomStringConvertible {
     /// Parses a queue URI; unknown query parameters are ignored so newer links still read.
     public init(_ text: some StringProtocol) throws(ProtocolError) {
         let text = String(text)
-        guard let hash = text.firstIndex(of: "#") else { throw .invalid("queue URI: no '#' before the parameters") }
+        guard let hash = text.firstIndex(of: "#") else {
+            throw .invalid("queue URI: no '#' before the parameters")
+        }
         let beforeFragment = text[..<hash]
         guard let slash = beforeFragment.lastIndex(of: "/"), slash > beforeFragment.startIndex,
             beforeFragment[..<slash].hasPrefix("smp://"), beforeFragment[..<slash].count > "smp://".count
@@ -79,7 +81,9 @@ public struct SMPQueueURI: Hashable, Sendable, CustomStringConvertible {
         guard let versionText = parameters["v"] else { throw .invalid("queue URI: no version range (v=)") }
         let versionRange = try VersionRange(text: versionText)
         guard let dhText = parameters["dh"] else { throw .invalid("queue URI: no DH key (dh=)") }
-        guard let dhSPKI = Base64URL.decode(dhText) else { throw .invalid("queue URI: the DH key is not base64url") }
+        guard let dhSPKI = Base64URL.decode(dhText) else {
+            throw .invalid("queue URI: the DH key is not base64url")
+        }
         if dhSPKI.starts(with: [0x30, 0x42, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6f]) {
             throw .invalid("queue URI: an X448 DH key (SimpleX's own links); only X25519 keys are supported")
         }
@@ -92,7 +96,8 @@ public struct SMPQueueURI: Hashable, Sendable, CustomStringConvertible {
         case let other?: throw .invalid("queue URI: queue mode \(other.debugDescription)")
         }
         try self.init(
-            server: server, senderID: EntityID(senderID), versionRange: versionRange, dhPublicKey: dhPublicKey,
+            server: server, senderID: EntityID(senderID), versionRange: versionRange,
+            dhPublicKey: dhPublicKey,
             queueMode: queueMode)
     }
 

@@ -57,7 +57,8 @@ public enum SMPResponse: Equatable, Sendable {
                 serverDHKey: try reader.readPublicKey(.x25519),
                 queueMode: try reader.readQueueMode())
         case "MSG":
-            response = .msg(messageID: try reader.readShortString("message id"), encryptedBody: reader.readTail())
+            response = .msg(
+                messageID: try reader.readShortString("message id"), encryptedBody: reader.readTail())
         case "OK": response = .ok
         case "END": response = .end
         case "DELD": response = .deld

@@ -43,7 +43,9 @@ public struct SMPServerAddress: Hashable, Sendable, CustomStringConvertible {
         // The port is after the last ':' unless that colon is inside a bracketed IPv6 address.
         if let colon = authority.lastIndex(of: ":"), authority[colon...].firstIndex(of: "]") == nil {
             let digits = authority[authority.index(after: colon)...]
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = UInt16(digits) else {
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let number = UInt16(digits)
+            else {
                 throw .invalid("server address: port \(String(digits).debugDescription)")
             }
             port = number
@@ -63,7 +65,9 @@ public struct SMPServerAddress: Hashable, Sendable, CustomStringConvertible {
     /// DNS names, IPv4 and onion addresses, or a bracketed IPv6 address.
     static func isValidHost(_ host: String) -> Bool {
         if host.hasPrefix("[") && host.hasSuffix("]") && host.count > 2 {
-            return host.dropFirst().dropLast().allSatisfy { $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".") }
+            return host.dropFirst().dropLast().allSatisfy {
+                $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".")
+            }
         }
         return !host.isEmpty && host.count <= 253
             && host.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }

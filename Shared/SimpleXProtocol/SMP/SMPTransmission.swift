@@ -52,9 +52,11 @@ public struct SMPTransmission: Sendable, Equatable {
     /// the authorization itself is of course not signed.
     public func signedBytes(sessionID: [UInt8]) -> [UInt8] {
         precondition(sessionID.count <= 255, "session ids are fixed-size (32 bytes), never over 255")
-        precondition(correlationID.bytes.count <= 255 && entityID.bytes.count <= 255, "ids fit a short string")
+        precondition(
+            correlationID.bytes.count <= 255 && entityID.bytes.count <= 255, "ids fit a short string")
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(3 + sessionID.count + correlationID.bytes.count + entityID.bytes.count + command.count)
+        bytes.reserveCapacity(
+            3 + sessionID.count + correlationID.bytes.count + entityID.bytes.count + command.count)
         bytes.append(UInt8(sessionID.count))
         bytes.append(contentsOf: sessionID)
         bytes.append(UInt8(correlationID.bytes.count))
@@ -74,7 +76,13 @@ extension SMPTransmission {
         authorize: (_ signedBytes: [UInt8]) throws -> [UInt8]
     ) throws -> SMPTransmission {
         var transmission = SMPTransmission(
-            authorization: [], correlationID: correlationID, entityID: entityID, command: try command.encoded())
+            authorization: [], correlationID: correlationID, entityID: entityID,
+            command: try command.encoded())
+        // Encoding checks the ids fit their short strings before they are signed.
+        _ = try transmission.encode()
+        guard sessionID.count <= 255 else {
+            throw ProtocolError.tooLarge("session id of \(sessionID.count) bytes")
+        }
         transmission.authorization = try authorize(transmission.signedBytes(sessionID: sessionID))
         return transmission
     }
@@ -83,15 +91,18 @@ extension SMPTransmission {
     public static func command(
         _ command: SMPCommand, correlationID: CorrelationID, entityID: EntityID
     ) throws(ProtocolError) -> SMPTransmission {
-        SMPTransmission(authorization: [], correlationID: correlationID, entityID: entityID, command: try command.encoded())
+        SMPTransmission(
+            authorization: [], correlationID: correlationID, entityID: entityID,
+            command: try command.encoded())
     }
 
-    /// A server reply (with the command's correlation id) or event (with `.none`); never authorized.
+    /// A server reply (with the command's correlation id) or event (with `.empty`); never authorized.
     public static func response(
         _ response: SMPResponse, correlationID: CorrelationID, entityID: EntityID
     ) throws(ProtocolError) -> SMPTransmission {
         SMPTransmission(
-            authorization: [], correlationID: correlationID, entityID: entityID, command: try response.encoded())
+            authorization: [], correlationID: correlationID, entityID: entityID,
+            command: try response.encoded())
     }
 
     /// The server's reading of the command: the error to answer with (`ERR CMD UNKNOWN`, `SYNTAX`,
@@ -107,7 +118,8 @@ extension SMPTransmission {
         } catch {
             return .failure(.cmd(.syntax))
         }
-        if let error = decoded.credentialsError(hasAuthorization: !authorization.isEmpty, entityID: entityID) {
+        if let error = decoded.credentialsError(hasAuthorization: !authorization.isEmpty, entityID: entityID)
+        {
             return .failure(error)
         }
         return .success(decoded)

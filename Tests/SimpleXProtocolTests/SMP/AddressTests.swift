@@ -23,7 +23,9 @@ import Testing
         #expect(ipv6.hosts == ["[::1]"] && ipv6.port == 443)
         #expect(try SMPServerAddress("smp://\(keyHashText)@[::1]").port == 5223)
         // Unpadded base64url is read too.
-        #expect(try SMPServerAddress("smp://\(keyHashText.replacingOccurrences(of: "=", with: ""))@h").keyHash == keyHash)
+        #expect(
+            try SMPServerAddress("smp://\(keyHashText.replacingOccurrences(of: "=", with: ""))@h").keyHash
+                == keyHash)
     }
 
     @Test func serverAddressMalformationsSayWhatIsWrong() {
@@ -63,7 +65,9 @@ import Testing
             server: server, senderID: EntityID(V.id24), versionRange: try VersionRange(min: 1, max: 4),
             dhPublicKey: V.x25519Raw, queueMode: .messaging)
         let dh = Base64URL.encode(V.x25519Prefix + V.x25519Raw).replacingOccurrences(of: "=", with: "%3D")
-        #expect(uri.description == "smp://\(keyHashText)@relay.example/\(Base64URL.encode(V.id24))#/?v=1-4&dh=\(dh)&q=m&k=s")
+        #expect(
+            uri.description
+                == "smp://\(keyHashText)@relay.example/\(Base64URL.encode(V.id24))#/?v=1-4&dh=\(dh)&q=m&k=s")
         #expect(uri.senderCanSecure)
     }
 
@@ -76,7 +80,8 @@ import Testing
         #expect(uri.senderID == EntityID(V.id24))
         #expect(uri.versionRange == VersionRange(2))
         #expect(uri.queueMode == .messaging)
-        #expect(try SMPQueueURI("smp://\(keyHashText)@h/\(sender)#/?v=1-4&dh=\(dh)&q=c").queueMode == .contact)
+        #expect(
+            try SMPQueueURI("smp://\(keyHashText)@h/\(sender)#/?v=1-4&dh=\(dh)&q=c").queueMode == .contact)
     }
 
     @Test func queueURIMalformationsThrow() {

@@ -6,10 +6,15 @@ import SimpleXCrypto
 enum SMPTestValues {
     static let ed25519Raw = [UInt8](repeating: 0x11, count: 32)
     static let x25519Raw = [UInt8](repeating: 0x22, count: 32)
-    static let ed25519Prefix: [UInt8] = [0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]
-    static let x25519Prefix: [UInt8] = [0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00]
+    static let ed25519Prefix: [UInt8] = [
+        0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
+    ]
+    static let x25519Prefix: [UInt8] = [
+        0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x03, 0x21, 0x00,
+    ]
     static let x448SPKI: [UInt8] =
-        [0x30, 0x42, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6f, 0x03, 0x39, 0x00] + [UInt8](repeating: 1, count: 56)
+        [0x30, 0x42, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6f, 0x03, 0x39, 0x00]
+        + [UInt8](repeating: 1, count: 56)
 
     static var edKey: AuthPublicKey { try! AuthPublicKey(algorithm: .ed25519, raw: ed25519Raw) }
     static var xKey: AuthPublicKey { try! AuthPublicKey(algorithm: .x25519, raw: x25519Raw) }
@@ -21,11 +26,16 @@ enum SMPTestValues {
     /// Every command shape, for round trips and as seeds for mutation.
     static var allCommands: [SMPCommand] {
         [
-            .new(recipientAuthKey: edKey, recipientDHKey: x25519Raw, subscriptionMode: .subscribe, queueMode: .messaging),
-            .new(recipientAuthKey: xKey, recipientDHKey: x25519Raw, subscriptionMode: .onlyCreate, queueMode: .contact),
+            .new(
+                recipientAuthKey: edKey, recipientDHKey: x25519Raw, subscriptionMode: .subscribe,
+                queueMode: .messaging),
+            .new(
+                recipientAuthKey: xKey, recipientDHKey: x25519Raw, subscriptionMode: .onlyCreate,
+                queueMode: .contact),
             .sub, .key(senderKey: edKey), .key(senderKey: xKey), .ack(messageID: id24), .get, .off, .del,
             .skey(senderKey: xKey), .send(flags: MessageFlags(notification: true), body: ascii("hello")),
-            .send(flags: .none, body: []), .send(flags: .none, body: ascii("with spaces and\0 bytes")), .ping,
+            .send(flags: .noFlags, body: []), .send(flags: .noFlags, body: ascii("with spaces and\0 bytes")),
+            .ping,
         ]
     }
 
@@ -39,9 +49,14 @@ enum SMPTestValues {
 
     static var allResponses: [SMPResponse] {
         [
-            .ids(recipientID: EntityID(id24), senderID: EntityID(id24b), serverDHKey: x25519Raw, queueMode: .messaging),
-            .ids(recipientID: EntityID(id24), senderID: EntityID(id24b), serverDHKey: x25519Raw, queueMode: .contact),
-            .msg(messageID: id24, encryptedBody: [1, 2, 3, 0x20, 0]), .msg(messageID: id24, encryptedBody: []),
+            .ids(
+                recipientID: EntityID(id24), senderID: EntityID(id24b), serverDHKey: x25519Raw,
+                queueMode: .messaging),
+            .ids(
+                recipientID: EntityID(id24), senderID: EntityID(id24b), serverDHKey: x25519Raw,
+                queueMode: .contact),
+            .msg(messageID: id24, encryptedBody: [1, 2, 3, 0x20, 0]),
+            .msg(messageID: id24, encryptedBody: []),
             .ok, .end, .deld, .pong,
         ] + allErrors.map { .err($0) }
     }

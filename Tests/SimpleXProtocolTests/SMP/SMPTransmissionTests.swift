@@ -9,17 +9,19 @@ import Testing
 
     @Test func transmissionLayoutIsAuthZeroCorrIdEntityIdCommand() throws {
         let transmission = SMPTransmission(
-            authorization: [7, 7], correlationID: CorrelationID(V.id24), entityID: EntityID(V.id24b), command: V.ascii("SUB"))
+            authorization: [7, 7], correlationID: CorrelationID(V.id24), entityID: EntityID(V.id24b),
+            command: V.ascii("SUB"))
         let bytes = try transmission.encode()
         #expect(bytes == [2, 7, 7] + V.ascii("0") + [24] + V.id24 + [24] + V.id24b + V.ascii("SUB"))
         #expect(try SMPTransmission.decode(bytes) == transmission)
-        let event = try SMPTransmission.response(.end, correlationID: .none, entityID: EntityID(V.id24))
+        let event = try SMPTransmission.response(.end, correlationID: .empty, entityID: EntityID(V.id24))
         #expect(try event.encode() == [0] + V.ascii("0") + [0, 24] + V.id24 + V.ascii("END"))
     }
 
     @Test func signedBytesIncludeTheSessionIDAndExcludeTheAuthorization() throws {
         let transmission = SMPTransmission(
-            authorization: [1, 2, 3], correlationID: CorrelationID(V.id24), entityID: EntityID(V.id24b), command: V.ascii("GET"))
+            authorization: [1, 2, 3], correlationID: CorrelationID(V.id24), entityID: EntityID(V.id24b),
+            command: V.ascii("GET"))
         let signed = transmission.signedBytes(sessionID: sessionID)
         #expect(signed == [32] + sessionID + [24] + V.id24 + [24] + V.id24b + V.ascii("GET"))
         // It is the encoding after the authorization and the '0', prefixed with the session id.
@@ -37,37 +39,60 @@ import Testing
         ) { try Ed25519.sign($0, secretKey: keys.secretKey) }
         #expect(transmission.authorization.count == 64)
         let received = try SMPTransmission.decode(transmission.encode())
-        try Ed25519.verify(received.authorization, for: received.signedBytes(sessionID: sessionID), publicKey: keys.publicKey)
+        try Ed25519.verify(
+            received.authorization, for: received.signedBytes(sessionID: sessionID), publicKey: keys.publicKey
+        )
         // The same transmission replayed in another session does not verify.
         #expect(throws: (any Error).self) {
             try Ed25519.verify(
-                received.authorization, for: received.signedBytes(sessionID: [UInt8](repeating: 0, count: 32)),
+                received.authorization,
+                for: received.signedBytes(sessionID: [UInt8](repeating: 0, count: 32)),
                 publicKey: keys.publicKey)
         }
         #expect(received.decodeCommand() == .success(.sub))
     }
 
+    @Test func oversizedIdsAreRefusedBeforeSigning() {
+        var signed = false
+        #expect(throws: ProtocolError.self) {
+            try SMPTransmission.command(
+                .sub, correlationID: CorrelationID(V.id24),
+                entityID: EntityID([UInt8](repeating: 1, count: 256)),
+                sessionID: sessionID
+            ) { _ in
+                signed = true
+                return []
+            }
+        }
+        #expect(!signed)
+    }
+
     @Test func serverDecodingAnswersErrorsInsteadOfDropping() throws {
-        func server(_ command: [UInt8], auth: [UInt8] = [1], entity: EntityID = EntityID(V.id24)) -> Result<SMPCommand, SMPErrorType> {
-            SMPTransmission(authorization: auth, correlationID: CorrelationID(V.id24), entityID: entity, command: command)
-                .decodeCommand()
+        func server(_ command: [UInt8], auth: [UInt8] = [1], entity: EntityID = EntityID(V.id24)) -> Result<
+            SMPCommand, SMPErrorType
+        > {
+            SMPTransmission(
+                authorization: auth, correlationID: CorrelationID(V.id24), entityID: entity, command: command
+            )
+            .decodeCommand()
         }
         #expect(server(V.ascii("FLY")) == .failure(.cmd(.unknown)))
         #expect(server([]) == .failure(.cmd(.unknown)))
         #expect(server(V.ascii("ACK ") + [30, 1]) == .failure(.cmd(.syntax)))
         #expect(server(V.ascii("SUB")) == .success(.sub))
         #expect(server(V.ascii("SUB"), auth: []) == .failure(.cmd(.noAuth)))
-        #expect(server(V.ascii("PING"), auth: [], entity: .none) == .success(.ping))
+        #expect(server(V.ascii("PING"), auth: [], entity: .empty) == .success(.ping))
         #expect(server(V.ascii("PING"), auth: [], entity: EntityID(V.id24)) == .failure(.cmd(.hasAuth)))
-        #expect(server(V.ascii("SEND F x"), auth: []) == .success(.send(flags: .none, body: V.ascii("x"))))
-        #expect(server(V.ascii("SEND F x"), auth: [], entity: .none) == .failure(.cmd(.noEntity)))
+        #expect(server(V.ascii("SEND F x"), auth: []) == .success(.send(flags: .noFlags, body: V.ascii("x"))))
+        #expect(server(V.ascii("SEND F x"), auth: [], entity: .empty) == .failure(.cmd(.noEntity)))
         // A server reply in the client->server direction is not a command.
         #expect(server(V.ascii("OK")) == .failure(.cmd(.unknown)))
     }
 
     @Test func responseHelpersRoundTripOnTheClient() throws {
         for response in V.allResponses {
-            let transmission = try SMPTransmission.response(response, correlationID: CorrelationID(V.id24), entityID: EntityID(V.id24b))
+            let transmission = try SMPTransmission.response(
+                response, correlationID: CorrelationID(V.id24), entityID: EntityID(V.id24b))
             #expect(transmission.authorization.isEmpty)
             let received = try SMPTransmission.decode(transmission.encode())
             #expect(received.correlationID == CorrelationID(V.id24))
@@ -76,9 +101,11 @@ import Testing
     }
 
     @Test func malformedTransmissionsThrow() throws {
-        let good = try SMPTransmission.response(.ok, correlationID: CorrelationID(V.id24), entityID: .none).encode()
+        let good = try SMPTransmission.response(.ok, correlationID: CorrelationID(V.id24), entityID: .empty)
+            .encode()
         let cases: [[UInt8]] = [
-            [], [5, 1, 2], [0], [0] + V.ascii("1") + [0, 0], [0] + V.ascii("X") + [0, 0], [0] + V.ascii("0") + [24, 1],
+            [], [5, 1, 2], [0], [0] + V.ascii("1") + [0, 0], [0] + V.ascii("X") + [0, 0],
+            [0] + V.ascii("0") + [24, 1],
             Array(good.prefix(20)), [0] + V.ascii("0") + [0],
         ]
         for bytes in cases {
@@ -91,7 +118,7 @@ import Testing
         #expect(a.bytes.count == 24 && a != b)
         #expect(CorrelationID.random().bytes.count == 24)
         #expect(EntityID([0xfb, 0xff]).description == "-_8=")
-        #expect(EntityID.none.isEmpty && CorrelationID.none.isEmpty)
+        #expect(EntityID.empty.isEmpty && CorrelationID.empty.isEmpty)
     }
 }
 
@@ -108,7 +135,8 @@ import Testing
     @Test func countLimitsAndSizeLimits() throws {
         #expect(throws: ProtocolError.self) { try TransportBlock.encode([]) }
         #expect(throws: ProtocolError.self) { try TransportBlock.encode(Array(repeating: [1], count: 256)) }
-        #expect(try TransportBlock.decode(TransportBlock.encode(Array(repeating: [1], count: 255))).count == 255)
+        #expect(
+            try TransportBlock.decode(TransportBlock.encode(Array(repeating: [1], count: 255))).count == 255)
         // The largest single transmission: payload 16,368 − 2 (padding) − 1 (count) − 2 (Large) = 16,363.
         let largest = [UInt8](repeating: 7, count: 16_363)
         #expect(TransportBlock.fits(largest))
