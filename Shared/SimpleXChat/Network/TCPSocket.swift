@@ -81,18 +81,6 @@ public final class TCPSocket: Sendable {
         }
     }
 
-    /// Writes several buffers in one call (sendmsg, the writev that takes MSG_NOSIGNAL).
-    func write(vector: UnsafeMutableBufferPointer<iovec>) throws(SystemError) -> IOResult {
-        var message = msghdr()
-        message.msg_iov = vector.baseAddress
-        message.msg_iovlen = vector.count
-        do {
-            return .bytes(try retryingOnInterrupt("sendmsg") { Glibc.sendmsg(fd, &message, CSystem_sendFlags) })
-        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
-            return .wouldBlock
-        }
-    }
-
     /// Disables (true) or enables Nagle's algorithm: blocks go out at once.
     public func setNoDelay(_ on: Bool = true) throws(SystemError) {
         try setOption(Int32(IPPROTO_TCP), TCP_NODELAY, on ? 1 : 0, "setsockopt(TCP_NODELAY)")
