@@ -176,7 +176,7 @@ public final class EventLoop: @unchecked Sendable {
                 if event.events & (CSystem_epollErr | CSystem_epollHup) != 0 { ready.insert(.error) }
                 handler(ready)
             }
-            timers.fire(now: now)
+            while let timer = timers.popDue(now: now) { timer() }
             let (jobs, stopping) = inbox.withLock { inbox in
                 defer { inbox.jobs.removeAll(keepingCapacity: true) }
                 return (inbox.jobs, inbox.stopping)

@@ -40,12 +40,14 @@ struct TimerQueue {
         return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     }
 
-    /// Runs, in deadline order, every timer due at `now`.
-    mutating func fire(now: ContinuousClock.Instant) {
+    /// Removes and returns the earliest live timer due at `now`. The caller runs it outside this
+    /// mutation, since a timer body may add or cancel timers.
+    mutating func popDue(now: ContinuousClock.Instant) -> (() -> Void)? {
         while let first = heap.first, first.deadline <= now {
             popFirst()
-            if let body = bodies.removeValue(forKey: first.id) { body() }
+            if let body = bodies.removeValue(forKey: first.id) { return body }
         }
+        return nil
     }
 
     private mutating func popFirst() {
