@@ -1,0 +1,171 @@
+import Glibc
+import SimpleXChat
+
+/// A `QueueStore` whose every change is journaled in `directory`, so queues and undelivered
+/// messages survive a restart, kill -9 at any moment and (per `SyncPolicy`) power loss.
+///
+/// Confined to its owner (the relay's event loop): not thread-safe, not Sendable. Use it in
+/// batches: run the commands of one event-loop iteration through `update`, call `commit()` once,
+/// and only then send the replies (OK to SEND, the next MSG after an ACK). A reply sent after
+/// `commit()` returns describes a state that is on disk:
+/// - a SEND answered OK is never lost, an ACKed message never comes back after kill -9 (the
+///   records were written with write(2), which the kernel keeps whatever happens to the process);
+/// - against power loss or a kernel crash, see `SyncPolicy`.
+///
+/// Files: `queues.snapshot` (see `Snapshot`), `queues.journal` (see `Journal`), `lock` (flock:
+/// one process at a time). Opening loads the snapshot, replays the journal (discarding a torn last
+/// record) and, by default, compacts. Compaction writes a new snapshot atomically and starts a new
+/// empty journal; it runs after a commit when the journal has grown past the threshold and past
+/// the size of the last snapshot (so replaying never costs much more than loading a snapshot).
+public final class DurableQueueStore {
+    /// When commits reach the disk itself (fdatasync), beyond the kernel's page cache.
+    public enum SyncPolicy: Equatable, Sendable {
+        /// `commit()` returns after fdatasync: every reply describes state that survives power
+        /// loss and kernel crashes too. Costs one disk flush per batch (group commit).
+        case everyCommit
+        /// `commit()` returns after write(2) and fdatasyncs only when `milliseconds` have passed
+        /// since the last sync (also from `syncIfDue()`, which the owner calls from a timer at
+        /// that interval). Survives kill -9 like `.everyCommit`; on power loss the last
+        /// `milliseconds` (plus one flush) of commits may be lost: an OK'd SEND may vanish and an
+        /// ACKed message may be delivered again (clients dedupe by message id).
+        case interval(milliseconds: Int)
+    }
+
+    public struct Options: Sendable {
+        public var syncPolicy: SyncPolicy
+        /// Compact when the journal exceeds this many bytes (and the last snapshot's size).
+        public var compactionThreshold: Int
+        public var compactOnOpen: Bool
+        public var autoCompact: Bool
+
+        public init(
+            syncPolicy: SyncPolicy = .everyCommit, compactionThreshold: Int = 64 << 20,
+            compactOnOpen: Bool = true, autoCompact: Bool = true
+        ) {
+            self.syncPolicy = syncPolicy
+            self.compactionThreshold = compactionThreshold
+            self.compactOnOpen = compactOnOpen
+            self.autoCompact = autoCompact
+        }
+    }
+
+    public let directory: String
+    public let options: Options
+    /// The state, read-only; change it with `update`.
+    public private(set) var store: QueueStore
+    private let lock: FileLock
+    private var journal: Journal
+    private var snapshotSize: Int
+    private var unsynced = false
+    private var lastSync = ContinuousClock.now
+    private var failed = false
+
+    var snapshotPath: String { directory + "/queues.snapshot" }
+    var journalPath: String { directory + "/queues.journal" }
+
+    /// Opens (or creates) the store in `directory`, which must exist.
+    public init(
+        directory: String, configuration: QueueStoreConfiguration = .init(),
+        environment: StoreEnvironment = .live, options: Options = .init()
+    ) throws(QueueStoreError) {
+        self.directory = directory
+        self.options = options
+        let lockPath = directory + "/lock"
+        let acquired: FileLock?
+        do {
+            acquired = try FileLock.attempt(path: lockPath)
+        } catch {
+            throw .system(error)
+        }
+        guard let acquired else { throw .locked(path: directory) }
+        lock = acquired
+        var store = QueueStore(configuration: configuration, environment: environment)
+        let snapshotPath = directory + "/queues.snapshot"
+        let journalPath = directory + "/queues.journal"
+        let (generation, size) = try Snapshot.load(snapshotPath, into: &store)
+        snapshotSize = size
+        if let existing = try Journal.open(path: journalPath, after: generation, into: &store) {
+            journal = existing
+        } else {
+            journal = try Journal.create(path: journalPath, directory: directory, generation: generation + 1)
+        }
+        store.recordsEvents = true
+        self.store = store
+        if options.compactOnOpen && journal.size > Journal.headerSize { try compact() }
+    }
+
+    /// Runs commands against the state; their changes are journaled by the next `commit()`.
+    public func update<Result>(_ body: (inout QueueStore) -> Result) throws(QueueStoreError) -> Result {
+        guard !failed else { throw .failed }
+        let result = body(&store)
+        for event in store.pendingEvents { journal.append(event) }
+        store.pendingEvents.removeAll(keepingCapacity: true)
+        return result
+    }
+
+    /// Writes the batch's records (and syncs per the policy); send the replies after it returns.
+    /// If it throws, the batch is not durable: answer it with errors and reopen the store.
+    public func commit() throws(QueueStoreError) {
+        guard !failed else { throw .failed }
+        do throws(QueueStoreError) {
+            if journal.hasPending {
+                try journal.writePending()
+                unsynced = true
+            }
+            switch options.syncPolicy {
+            case .everyCommit: try sync()
+            case .interval: try syncIfDue()
+            }
+        } catch {
+            failed = true
+            throw error
+        }
+        if options.autoCompact && journal.size > max(options.compactionThreshold, snapshotSize) {
+            try compact()
+        }
+    }
+
+    /// Under `.interval`, fdatasyncs when the interval has passed since the last sync.
+    public func syncIfDue() throws(QueueStoreError) {
+        guard unsynced else { return }
+        if case .interval(let milliseconds) = options.syncPolicy,
+            ContinuousClock.now - lastSync < .milliseconds(milliseconds)
+        {
+            return
+        }
+        try sync()
+    }
+
+    /// fdatasyncs the journal now.
+    public func sync() throws(QueueStoreError) {
+        guard unsynced else { return }
+        try journal.sync()
+        unsynced = false
+        lastSync = .now
+    }
+
+    /// Bytes in the current journal.
+    public var journalSize: Int { journal.size }
+
+    /// Commits, writes a snapshot of the whole state and starts an empty journal.
+    public func compact() throws(QueueStoreError) {
+        try commit()
+        do throws(QueueStoreError) {
+            snapshotSize = try Snapshot.write(
+                store, coveringGeneration: journal.generation, to: snapshotPath, directory: directory)
+            journal = try Journal.create(path: journalPath, directory: directory, generation: journal.generation + 1)
+            unsynced = false
+        } catch {
+            failed = true
+            throw error
+        }
+    }
+
+    /// Commits and syncs; the store is then closed (release it; the lock is freed with it).
+    public func close() throws(QueueStoreError) {
+        try commit()
+        try sync()
+        lock.unlock()
+        failed = true
+    }
+}
