@@ -130,10 +130,16 @@ final class RawRelayClient: @unchecked Sendable {
             return try backlog.remove(at: index).decodeResponse()
         }
         while true {
+            var found: SMPTransmission?
             for transmission in try await receive() {
-                if transmission.correlationID == correlationID { return try transmission.decodeResponse() }
-                backlog.append(transmission)
+                // Keep everything else in the block for later calls.
+                if found == nil, transmission.correlationID == correlationID {
+                    found = transmission
+                } else {
+                    backlog.append(transmission)
+                }
             }
+            if let found { return try found.decodeResponse() }
         }
     }
 
