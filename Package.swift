@@ -49,12 +49,14 @@ let package = Package(
         // Tests, the helper process they drive, and the benchmarks.
         .target(name: "TestSupport", dependencies: ["SimpleXDesktop"], path: "Tests/TestSupport"),
         .executableTarget(
-            name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop"],
+            name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXRelay"],
             path: "Tests/TestPeer"),
         .target(name: "CBench", dependencies: ["CSodium"], path: "Tests/CBench"),
         .executableTarget(
             name: "simplex-bench",
-            dependencies: ["SimpleXCrypto", "SimpleXChat", "SimpleXDesktop", "CBench"],
+            dependencies: [
+                "SimpleXCrypto", "SimpleXProtocol", "SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "CBench",
+            ],
             path: "Tests/Benchmarks"),
         .testTarget(name: "SimpleXCryptoTests", dependencies: ["SimpleXCrypto"]),
         .testTarget(name: "SimpleXProtocolTests", dependencies: ["SimpleXProtocol", "SimpleXCrypto"]),
