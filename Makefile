@@ -11,6 +11,8 @@ CONFIG ?= debug
 # server mock, a real Secret Service, gdbus for inspecting the bus, tmux for the terminal UI.
 BUILD_PACKAGES := pkg-config libsqlite3-dev libsodium-dev libdbus-1-dev libnotify-dev
 TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux
+# The relay benchmark compares against Redis PUBLISH/SUBSCRIBE.
+BENCH_PACKAGES := redis-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test bench install deps test-deps clean
@@ -49,15 +51,20 @@ test: test-deps
 	$(SWIFT) build --build-tests 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	dbus-run-session -- $(SWIFT) test --skip-build
 
-bench: test-deps
+bench:
+	@$(call install_missing,$(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES))
 	$(SWIFT) build -c release --product simplex-bench 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	dbus-run-session -- $$($(SWIFT) build -c release --show-bin-path)/simplex-bench
 
 install: deps
 	$(SWIFT) build -c release --product simplex-chat
+	$(SWIFT) build -c release --product smp-server
 	install -d -m 0755 $(PREFIX)/bin
 	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/simplex-chat $(PREFIX)/bin/simplex-chat
-	@echo "installed simplex-chat to $(PREFIX)/bin"
+	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/smp-server $(PREFIX)/bin/smp-server
+	install -d -m 0700 $(HOME)/.config/systemd/user
+	install -m 0644 Services/Relay/smp-server.service $(HOME)/.config/systemd/user/smp-server.service
+	@echo "installed simplex-chat and smp-server to $(PREFIX)/bin, the relay's unit to ~/.config/systemd/user"
 
 clean:
 	$(SWIFT) package clean
