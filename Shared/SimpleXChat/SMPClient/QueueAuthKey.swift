@@ -45,7 +45,8 @@ struct SessionAuthorizer {
         _ command: SMPCommand, correlationID: CorrelationID, entityID: EntityID, key: QueueAuthKey?
     ) throws -> [UInt8] {
         guard let key else {
-            return try SMPTransmission.command(command, correlationID: correlationID, entityID: entityID).encode()
+            return try SMPTransmission.command(command, correlationID: correlationID, entityID: entityID)
+                .encode()
         }
         let transmission = try SMPTransmission.command(
             command, correlationID: correlationID, entityID: entityID, sessionID: session.sessionID

@@ -26,11 +26,14 @@ extension SMPClient {
         guard case .ids(let recipientID, let senderID, let serverDHKey, let mode) = response else {
             throw .unexpectedResponse(response)
         }
-        return SMPQueueIDs(recipientID: recipientID, senderID: senderID, serverDHKey: serverDHKey, queueMode: mode)
+        return SMPQueueIDs(
+            recipientID: recipientID, senderID: senderID, serverDHKey: serverDHKey, queueMode: mode)
     }
 
     /// Subscribes this connection to the queue; returns the first waiting message, if any.
-    public func subscribe(recipientID: EntityID, key: QueueAuthKey) async throws(SMPClientError) -> SMPDeliveredMessage? {
+    public func subscribe(recipientID: EntityID, key: QueueAuthKey) async throws(SMPClientError)
+        -> SMPDeliveredMessage?
+    {
         try messageOrNothing(await send(.sub, entityID: recipientID, key: key))
     }
 
@@ -42,12 +45,16 @@ extension SMPClient {
     }
 
     /// Fetches one message without subscribing; nil when the queue is empty.
-    public func get(recipientID: EntityID, key: QueueAuthKey) async throws(SMPClientError) -> SMPDeliveredMessage? {
+    public func get(recipientID: EntityID, key: QueueAuthKey) async throws(SMPClientError)
+        -> SMPDeliveredMessage?
+    {
         try messageOrNothing(await send(.get, entityID: recipientID, key: key))
     }
 
     /// Secures the queue with the sender's key (KEY, recipient side).
-    public func secure(recipientID: EntityID, key: QueueAuthKey, senderKey: AuthPublicKey) async throws(SMPClientError) {
+    public func secure(recipientID: EntityID, key: QueueAuthKey, senderKey: AuthPublicKey)
+        async throws(SMPClientError)
+    {
         try expectOK(await send(.key(senderKey: senderKey), entityID: recipientID, key: key))
     }
 
@@ -80,7 +87,9 @@ extension SMPClient {
     }
 
     /// The key that decrypts a queue's deliveries: the server's DH key from IDS with the recipient's DH private key.
-    public static func messageKey(serverDHKey: [UInt8], recipientDHPrivateKey: SecureBytes) throws -> CryptoBox.SharedKey {
+    public static func messageKey(serverDHKey: [UInt8], recipientDHPrivateKey: SecureBytes) throws
+        -> CryptoBox.SharedKey
+    {
         try CryptoBox.SharedKey(publicKey: serverDHKey, privateKey: recipientDHPrivateKey)
     }
 
@@ -94,7 +103,8 @@ extension SMPClient {
     private func messageOrNothing(_ response: SMPResponse) throws(SMPClientError) -> SMPDeliveredMessage? {
         switch response {
         case .ok: return nil
-        case .msg(let messageID, let body): return SMPDeliveredMessage(messageID: messageID, encryptedBody: body)
+        case .msg(let messageID, let body):
+            return SMPDeliveredMessage(messageID: messageID, encryptedBody: body)
         default: throw .unexpectedResponse(response)
         }
     }

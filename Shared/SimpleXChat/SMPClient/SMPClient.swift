@@ -30,7 +30,8 @@ public final class SMPClient: Sendable {
     }
 
     private init(
-        address: SMPServerAddress, loop: EventLoop, options: SMPClientOptions, environment: SMPClientEnvironment
+        address: SMPServerAddress, loop: EventLoop, options: SMPClientOptions,
+        environment: SMPClientEnvironment
     ) {
         self.address = address
         self.loop = loop

@@ -66,7 +66,9 @@ public struct SMPClientEnvironment: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void
 
     /// Wraps the two effects.
-    public init(random: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Duration) async throws -> Void) {
+    public init(
+        random: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) {
         self.random = random
         self.sleep = sleep
     }

@@ -70,7 +70,8 @@ final class SMPConnection: @unchecked Sendable {
                 continue
             }
             let connection = SMPConnection(
-                connection: block, keyHash: address.keyHash, options: options, onEvent: onEvent, onClose: onClose)
+                connection: block, keyHash: address.keyHash, options: options, onEvent: onEvent,
+                onClose: onClose)
             let result = await withCheckedContinuation { continuation in
                 loop.execute { connection.start { continuation.resume(returning: $0) } }
             }
@@ -94,7 +95,8 @@ final class SMPConnection: @unchecked Sendable {
 
     /// Queues a command for this loop turn's block; `completion` runs exactly once, on the loop.
     func enqueue(
-        _ request: SMPRequest, correlationID: CorrelationID, timeout: Duration, completion: @escaping Completion
+        _ request: SMPRequest, correlationID: CorrelationID, timeout: Duration,
+        completion: @escaping Completion
     ) {
         guard !closed, authorizer != nil else { return completion(.failure(.disconnected)) }
         let bytes: [UInt8]
@@ -105,7 +107,8 @@ final class SMPConnection: @unchecked Sendable {
             return completion(.failure(.invalidCommand("\(error)")))
         }
         guard TransportBlock.fits(bytes) else {
-            return completion(.failure(.invalidCommand("transmission of \(bytes.count) bytes does not fit a block")))
+            return completion(
+                .failure(.invalidCommand("transmission of \(bytes.count) bytes does not fit a block")))
         }
         let timer = loop.scheduleLocal(after: timeout) { [self] in
             pending.removeValue(forKey: correlationID)?.completion(.failure(.timeout))
@@ -204,7 +207,9 @@ final class SMPConnection: @unchecked Sendable {
             }
             return
         }
-        if !transmission.correlationID.isEmpty, let waiting = pending.removeValue(forKey: transmission.correlationID) {
+        if !transmission.correlationID.isEmpty,
+            let waiting = pending.removeValue(forKey: transmission.correlationID)
+        {
             waiting.timer.cancel()
             if case .err(let error) = response { return waiting.completion(.failure(.server(error))) }
             return waiting.completion(.success(response))
@@ -219,7 +224,9 @@ final class SMPConnection: @unchecked Sendable {
         case .deld: onEvent(.deleted(recipientID: queue))
         default:
             // Other late replies (OK, PONG, ERR to an abandoned command) answer no one.
-            if transmission.correlationID.isEmpty { onEvent(.unexpected(entityID: queue, response: response)) }
+            if transmission.correlationID.isEmpty {
+                onEvent(.unexpected(entityID: queue, response: response))
+            }
         }
     }
 
@@ -231,7 +238,8 @@ final class SMPConnection: @unchecked Sendable {
             guard !closed else { return }
             let idle = lastSent.duration(to: loop.now)
             if idle < options.pingInterval { return schedulePing(after: options.pingInterval - idle) }
-            enqueue(SMPRequest(.ping), correlationID: .random(), timeout: options.pingTimeout) { [self] result in
+            enqueue(SMPRequest(.ping), correlationID: .random(), timeout: options.pingTimeout) {
+                [self] result in
                 if case .failure(.timeout) = result { close(.pingTimeout) }
             }
             schedulePing(after: options.pingInterval)
