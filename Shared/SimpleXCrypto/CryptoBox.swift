@@ -31,6 +31,17 @@ public enum CryptoBox {
             guard status == 0 else { throw CryptoError.invalidPublicKey }
         }
 
+        /// A key precomputed earlier and kept (the relay stores each queue's): exactly 32 bytes.
+        public init(precomputed: some ContiguousBytes) throws {
+            try Sodium.initialize()
+            let copy = SecureBytes(copying: precomputed)
+            try CryptoError.checkKey(copy.count, expected: Int(crypto_box_BEFORENMBYTES))
+            key = copy
+        }
+
+        /// The 32 precomputed bytes, for keeping the key; a secret.
+        public var precomputed: SecureBytes { key }
+
         /// Encrypts `message` for the peer, returning `macCount + message.count` bytes.
         public func seal(_ message: some ContiguousBytes, nonce: [UInt8]) throws -> [UInt8] {
             try CryptoError.checkNonce(nonce.count, expected: nonceCount)

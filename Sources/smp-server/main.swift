@@ -1,2 +1,8 @@
+// smp-server: the relay. A thin main over SimpleXRelay.
+import Glibc
+import SimpleXChat
 import SimpleXRelay
-print("smp-server: not built yet")
+
+// The identity key and the per-queue secrets are held in this process.
+ProcessHardening.protectSecrets()
+exit(ServerMain.run(Array(CommandLine.arguments.dropFirst())))

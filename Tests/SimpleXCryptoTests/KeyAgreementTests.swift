@@ -144,3 +144,18 @@ struct Ed25519Tests {
         #expect(try Ed25519.keyPair(fromSeed: seed).publicKey == a.publicKey)
     }
 }
+
+@Suite struct PrecomputedSharedKeyTests {
+    @Test func aKeptPrecomputedKeyOpensWhatTheOriginalSealed() throws {
+        let a = X25519.generateKeyPair()
+        let b = X25519.generateKeyPair()
+        let original = try CryptoBox.SharedKey(publicKey: b.publicKey, privateKey: a.privateKey)
+        let kept = try CryptoBox.SharedKey(precomputed: original.precomputed)
+        let nonce = Random.bytes(count: CryptoBox.nonceCount)
+        let box = try original.seal(Array("queue message".utf8), nonce: nonce)
+        #expect(try kept.open(box, nonce: nonce) == Array("queue message".utf8))
+        #expect(throws: CryptoError.invalidKeySize(expected: 32, actual: 31)) {
+            try CryptoBox.SharedKey(precomputed: [UInt8](repeating: 1, count: 31))
+        }
+    }
+}

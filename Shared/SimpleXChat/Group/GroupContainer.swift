@@ -58,7 +58,7 @@ public struct GroupContainer: Sendable, Equatable {
 
     /// Creates `path` 0700 when missing; checks an existing one is a directory owned by us and
     /// closed to group and others.
-    static func ensurePrivateDirectory(_ path: String, createParents: Bool) throws(GroupContainerError) {
+    public static func ensurePrivateDirectory(_ path: String, createParents: Bool) throws(GroupContainerError) {
         var st = stat()
         if stat(path, &st) != 0 {
             guard errno == ENOENT else { throw .system(SystemError(errno: errno, call: "stat", path: path)) }

@@ -133,7 +133,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// A loop-thread-only timer whose body need not be `Sendable`.
-    func scheduleLocal(after delay: Duration, _ body: @escaping () -> Void) -> TimerHandle {
+    public func scheduleLocal(after delay: Duration, _ body: @escaping () -> Void) -> TimerHandle {
         precondition(inEventLoop)
         let id = nextIDs.add(1, ordering: .relaxed).oldValue
         timers.add(id: id, deadline: now + delay, body)
@@ -145,7 +145,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `body` once the events of this turn are handled (to batch writes). Loop thread only.
-    func afterThisTurn(_ body: @escaping () -> Void) { afterIO.append(body) }
+    public func afterThisTurn(_ body: @escaping () -> Void) { afterIO.append(body) }
 
     // MARK: - The loop
 

@@ -6,6 +6,8 @@ import SimpleXChat
 public struct ServerConfig: Equatable, Sendable {
     public var host = "127.0.0.1"
     public var port: UInt16 = 5223
+    /// The local address to listen on (0.0.0.0 for every interface of a public relay).
+    public var listen = "127.0.0.1"
     /// Where queues and messages are kept; relative paths are inside the config directory.
     public var storePath = "store"
     /// How often the journal is fsync'd (see `FsyncPolicy`); 0 = on every commit.
@@ -13,6 +15,8 @@ public struct ServerConfig: Equatable, Sendable {
     public var queueQuota = 128
     public var messageExpiryDays = 21
     public var maxConnections = 10_000
+    /// A connection that sends nothing (not even PING) for this long is closed.
+    public var idleTimeoutSeconds = 3600
     /// Seconds between statistics lines in the log (0 = none).
     public var statisticsInterval = 3600
 
@@ -26,6 +30,8 @@ public struct ServerConfig: Equatable, Sendable {
         # Host name or address clients use to reach this server; it is part of the address.
         host = \(host)
         port = \(port)
+        # The local address to listen on: 0.0.0.0 to serve on every interface.
+        listen = \(listen)
 
         [store]
         # Queues and undelivered messages; relative to this directory.
@@ -38,6 +44,8 @@ public struct ServerConfig: Equatable, Sendable {
         queue_quota = \(queueQuota)
         message_expiry_days = \(messageExpiryDays)
         max_connections = \(maxConnections)
+        # Connections silent for this long (no command, no PING) are closed.
+        idle_timeout_s = \(idleTimeoutSeconds)
 
         [log]
         statistics_interval_s = \(statisticsInterval)
@@ -74,11 +82,13 @@ public struct ServerConfig: Equatable, Sendable {
         switch key {
         case "server.host": host = value
         case "server.port": port = UInt16(try integer(0...65_535))
+        case "server.listen": listen = value
         case "store.path": storePath = value
         case "store.fsync_interval_ms": fsyncIntervalMilliseconds = try integer(0...60_000)
         case "limits.queue_quota": queueQuota = try integer(1...65_535)
         case "limits.message_expiry_days": messageExpiryDays = try integer(1...3650)
         case "limits.max_connections": maxConnections = try integer(1...1_000_000)
+        case "limits.idle_timeout_s": idleTimeoutSeconds = try integer(10...86_400)
         case "log.statistics_interval_s": statisticsInterval = try integer(0...86_400)
         default: throw ServerConfigError(line: line, "unknown setting \(key)")
         }

@@ -24,8 +24,8 @@ public enum QueueStatus: UInt8, Sendable {
 /// memory and files (not in guarded sodium memory: a guarded allocation per queue would cost pages
 /// per queue at a million queues); the store directory is 0700 and its files 0600.
 public struct QueueRecord: Equatable, Sendable {
-    public let recipientID: EntityID
-    public let senderID: EntityID
+    public let recipientID: QueueID
+    public let senderID: QueueID
     public let recipientKey: AuthKey
     public internal(set) var senderKey: AuthKey?
     public let recipientDHSecret: Key32
@@ -33,7 +33,7 @@ public struct QueueRecord: Equatable, Sendable {
     public internal(set) var status: QueueStatus
 
     public init(
-        recipientID: EntityID, senderID: EntityID, recipientKey: AuthKey, senderKey: AuthKey? = nil,
+        recipientID: QueueID, senderID: QueueID, recipientKey: AuthKey, senderKey: AuthKey? = nil,
         recipientDHSecret: Key32, mode: QueueMode, status: QueueStatus = .active
     ) {
         self.recipientID = recipientID
@@ -47,17 +47,17 @@ public struct QueueRecord: Equatable, Sendable {
 }
 
 /// SEND flags (SMP `MsgFlags`): whether the recipient's notification server should be told.
-public struct MessageFlags: OptionSet, Hashable, Sendable {
+public struct StoredMessageFlags: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let notification = MessageFlags(rawValue: 1)
+    public static let notification = StoredMessageFlags(rawValue: 1)
 }
 
 /// A message waiting in a queue: a sender's message, or the quota marker the relay appends when
 /// a SEND finds the queue full.
 public struct StoredMessage: Equatable, Sendable {
     public enum Content: Equatable, Sendable {
-        case message(flags: MessageFlags, body: [UInt8])
+        case message(flags: StoredMessageFlags, body: [UInt8])
         /// Delivered to the recipient as the QUOTA marker after the messages before it.
         case quotaExceeded
     }
@@ -97,9 +97,9 @@ public struct QueueStoreConfiguration: Sendable {
 public struct StoreEnvironment: Sendable {
     public var now: @Sendable () -> Date
     /// 24 random bytes for a new recipient, sender or message id.
-    public var randomID: @Sendable () -> EntityID
+    public var randomID: @Sendable () -> QueueID
 
-    public init(now: @escaping @Sendable () -> Date, randomID: @escaping @Sendable () -> EntityID) {
+    public init(now: @escaping @Sendable () -> Date, randomID: @escaping @Sendable () -> QueueID) {
         self.now = now
         self.randomID = randomID
     }
@@ -109,7 +109,7 @@ public struct StoreEnvironment: Sendable {
         now: { Date() },
         randomID: {
             var generator = SystemRandomNumberGenerator()
-            return EntityID(w0: generator.next(), w1: generator.next(), w2: generator.next())
+            return QueueID(w0: generator.next(), w1: generator.next(), w2: generator.next())
         })
 }
 
@@ -117,10 +117,10 @@ public struct StoreEnvironment: Sendable {
 /// replay applies the same events, so the state after a restart is the state before it.
 public enum StoreEvent: Equatable, Sendable {
     case queueCreated(QueueRecord)
-    case queueSecured(recipientID: EntityID, senderKey: AuthKey)
-    case queueSuspended(recipientID: EntityID)
-    case queueDeleted(recipientID: EntityID)
-    case messageAdded(recipientID: EntityID, StoredMessage)
+    case queueSecured(recipientID: QueueID, senderKey: AuthKey)
+    case queueSuspended(recipientID: QueueID)
+    case queueDeleted(recipientID: QueueID)
+    case messageAdded(recipientID: QueueID, StoredMessage)
     /// Removes the queue's messages from the head up to and including `through` (ACK, expiry).
-    case messagesRemoved(recipientID: EntityID, through: MessageID)
+    case messagesRemoved(recipientID: QueueID, through: MessageID)
 }

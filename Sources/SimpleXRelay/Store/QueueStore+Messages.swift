@@ -19,7 +19,7 @@ extension QueueStore {
     /// gets ERR QUOTA from the first refused SEND on, the recipient receives the `quota` messages
     /// and then the marker, and SENDs are accepted again only once the recipient has ACKed the
     /// marker (the queue is empty); the marker counts toward nothing else.
-    public mutating func send(senderID: EntityID, flags: MessageFlags, body: [UInt8]) -> SendResult {
+    public mutating func send(senderID: QueueID, flags: StoredMessageFlags, body: [UInt8]) -> SendResult {
         guard let slot = bySender[senderID] else { return .noQueue }
         guard slots[Int(slot)].record.status == .active else { return .auth }
         expire(slot: slot, now: currentTime())
@@ -39,7 +39,7 @@ extension QueueStore {
     }
 
     /// The head message, without expiring or marking anything (for inspection).
-    public func peek(recipientID: EntityID) -> StoredMessage? {
+    public func peek(recipientID: QueueID) -> StoredMessage? {
         byRecipient[recipientID].flatMap { slots[Int($0)].messages.first }
     }
 
@@ -51,7 +51,7 @@ extension QueueStore {
 
     /// SUB: the head message, delivered now even if it was delivered before (a new subscription
     /// gets the outstanding message again); marks it delivered.
-    public mutating func subscribe(recipientID: EntityID) -> FetchResult {
+    public mutating func subscribe(recipientID: QueueID) -> FetchResult {
         guard let slot = byRecipient[recipientID] else { return .noQueue }
         expire(slot: slot, now: currentTime())
         guard let head = slots[Int(slot)].messages.first else { return .empty }
@@ -61,7 +61,7 @@ extension QueueStore {
 
     /// After a SEND or an ACK, for a subscribed queue: the head message if it was not delivered
     /// yet (marking it delivered), else nil: one message outstanding at a time.
-    public mutating func deliverNext(recipientID: EntityID) -> StoredMessage? {
+    public mutating func deliverNext(recipientID: QueueID) -> StoredMessage? {
         guard let slot = byRecipient[recipientID] else { return nil }
         expire(slot: slot, now: currentTime())
         guard !slots[Int(slot)].headDelivered, let head = slots[Int(slot)].messages.first else { return nil }
@@ -71,7 +71,7 @@ extension QueueStore {
 
     /// GET: the head message, leaving the delivery state alone, so a GET from one connection
     /// never disturbs (nor ends) another connection's subscription.
-    public mutating func get(recipientID: EntityID) -> FetchResult {
+    public mutating func get(recipientID: QueueID) -> FetchResult {
         guard let slot = byRecipient[recipientID] else { return .noQueue }
         expire(slot: slot, now: currentTime())
         return slots[Int(slot)].messages.first.map { .message($0) } ?? .empty
@@ -86,7 +86,7 @@ extension QueueStore {
 
     /// ACK: removes the head message when it is `messageID`. The caller then delivers
     /// `deliverNext` to the subscriber, after committing this ACK to the journal.
-    public mutating func ack(recipientID: EntityID, messageID: MessageID) -> AckResult {
+    public mutating func ack(recipientID: QueueID, messageID: MessageID) -> AckResult {
         guard let slot = byRecipient[recipientID] else { return .noQueue }
         guard slots[Int(slot)].messages.first?.id == messageID else { return .noMessage }
         commit(.messagesRemoved(recipientID: recipientID, through: messageID))

@@ -22,8 +22,8 @@ public struct QueueStore: Sendable {
     public let environment: StoreEnvironment
     var slots: [Slot] = []
     var freeSlots: [Int32] = []
-    var byRecipient: [EntityID: Int32] = [:]
-    var bySender: [EntityID: Int32] = [:]
+    var byRecipient: [QueueID: Int32] = [:]
+    var bySender: [QueueID: Int32] = [:]
     /// Events not yet taken by the journal; recorded only when `recordsEvents` (set by the owner
     /// that persists them), so a store used without persistence does not accumulate them.
     var recordsEvents = false
@@ -37,11 +37,11 @@ public struct QueueStore: Sendable {
     /// Number of live queues.
     public var queueCount: Int { byRecipient.count }
 
-    public func queue(recipientID: EntityID) -> QueueRecord? {
+    public func queue(recipientID: QueueID) -> QueueRecord? {
         byRecipient[recipientID].map { slots[Int($0)].record }
     }
 
-    public func queue(senderID: EntityID) -> QueueRecord? {
+    public func queue(senderID: QueueID) -> QueueRecord? {
         bySender[senderID].map { slots[Int($0)].record }
     }
 
@@ -51,12 +51,12 @@ public struct QueueStore: Sendable {
     }
 
     /// The queue's messages from the head (nil when there is no such queue).
-    public func messages(recipientID: EntityID) -> [StoredMessage]? {
+    public func messages(recipientID: QueueID) -> [StoredMessage]? {
         byRecipient[recipientID].map { slots[Int($0)].messages }
     }
 
     /// Whether the queue's head message was delivered and awaits its ACK.
-    public func isHeadDelivered(recipientID: EntityID) -> Bool {
+    public func isHeadDelivered(recipientID: QueueID) -> Bool {
         byRecipient[recipientID].map { slots[Int($0)].headDelivered } ?? false
     }
 
@@ -86,13 +86,13 @@ public struct QueueStore: Sendable {
 
     /// KEY (recipient) sets the sender key once. Repeating it with the same key is OK, so a
     /// retried KEY succeeds (as in simplexmq); another key is AUTH.
-    public mutating func secure(recipientID: EntityID, senderKey: AuthKey) -> SecureResult {
+    public mutating func secure(recipientID: QueueID, senderKey: AuthKey) -> SecureResult {
         guard let slot = byRecipient[recipientID] else { return .noQueue }
         return secure(slot: slot, senderKey: senderKey)
     }
 
     /// SKEY (sender) sets the sender key once, on a messaging queue; same rules as KEY.
-    public mutating func secure(senderID: EntityID, senderKey: AuthKey) -> SecureResult {
+    public mutating func secure(senderID: QueueID, senderKey: AuthKey) -> SecureResult {
         guard let slot = bySender[senderID] else { return .noQueue }
         return secure(slot: slot, senderKey: senderKey)
     }
@@ -111,14 +111,14 @@ public struct QueueStore: Sendable {
     }
 
     /// OFF: SENDs are refused from now on; the recipient still gets the messages already there.
-    public mutating func suspend(recipientID: EntityID) -> QueueResult {
+    public mutating func suspend(recipientID: QueueID) -> QueueResult {
         guard let slot = byRecipient[recipientID] else { return .noQueue }
         if slots[Int(slot)].record.status != .off { commit(.queueSuspended(recipientID: recipientID)) }
         return .ok
     }
 
     /// DEL: the queue and its messages are gone; both ids are unknown from now on.
-    public mutating func delete(recipientID: EntityID) -> QueueResult {
+    public mutating func delete(recipientID: QueueID) -> QueueResult {
         guard byRecipient[recipientID] != nil else { return .noQueue }
         commit(.queueDeleted(recipientID: recipientID))
         return .ok

@@ -109,7 +109,7 @@ struct ByteReader {
     }
 
     mutating func queueRecord() -> QueueRecord? {
-        guard let recipientID: EntityID = id(), let senderID: EntityID = id(),
+        guard let recipientID: QueueID = id(), let senderID: QueueID = id(),
             let recipientKey = authKey(), let recipientKey, let senderKey = authKey(),
             let secret = key(), let mode = u8().flatMap(QueueMode.init(rawValue:)),
             let status = u8().flatMap(QueueStatus.init(rawValue:))
@@ -129,7 +129,7 @@ struct ByteReader {
             let body = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + length)]))
             offset += length
             return StoredMessage(
-                id: id, timestamp: timestamp, content: .message(flags: MessageFlags(rawValue: flags), body: body))
+                id: id, timestamp: timestamp, content: .message(flags: StoredMessageFlags(rawValue: flags), body: body))
         case 2 where length == 0:
             return StoredMessage(id: id, timestamp: timestamp, content: .quotaExceeded)
         default:
@@ -174,17 +174,17 @@ enum StoreEventCoding {
         case 1:
             event = reader.queueRecord().map { .queueCreated($0) }
         case 2:
-            guard let rid: EntityID = reader.id(), let key = reader.authKey(), let key else { return nil }
+            guard let rid: QueueID = reader.id(), let key = reader.authKey(), let key else { return nil }
             event = .queueSecured(recipientID: rid, senderKey: key)
         case 3:
             event = reader.id().map { .queueSuspended(recipientID: $0) }
         case 4:
             event = reader.id().map { .queueDeleted(recipientID: $0) }
         case 5:
-            guard let rid: EntityID = reader.id(), let message = reader.message() else { return nil }
+            guard let rid: QueueID = reader.id(), let message = reader.message() else { return nil }
             event = .messageAdded(recipientID: rid, message)
         case 6:
-            guard let rid: EntityID = reader.id(), let through: MessageID = reader.id() else { return nil }
+            guard let rid: QueueID = reader.id(), let through: MessageID = reader.id() else { return nil }
             event = .messagesRemoved(recipientID: rid, through: through)
         default:
             event = nil

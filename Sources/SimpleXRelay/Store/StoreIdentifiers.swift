@@ -33,8 +33,9 @@ extension Bytes24Value {
     }
 }
 
-/// An SMP entity id: a queue's recipient id or sender id (24 random bytes chosen by the server).
-public struct EntityID: Bytes24Value {
+/// A queue id as the store keeps it (an SMP recipient or sender id: 24 random bytes) in three
+/// words, so a million queues cost no per-id heap allocation.
+public struct QueueID: Bytes24Value {
     public let w0: UInt64
     public let w1: UInt64
     public let w2: UInt64
