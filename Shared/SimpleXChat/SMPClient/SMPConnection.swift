@@ -196,37 +196,13 @@ final class SMPConnection: @unchecked Sendable {
     }
 
     private func dispatch(_ transmission: SMPTransmission) {
-        let response: SMPResponse
-        do {
-            response = try transmission.decodeResponse()
-        } catch {
-            let failure = SMPClientError.protocolViolation("response: \(error)")
-            if let waiting = pending.removeValue(forKey: transmission.correlationID) {
-                waiting.timer.cancel()
-                waiting.completion(.failure(failure))
-            }
-            return
-        }
-        if !transmission.correlationID.isEmpty,
-            let waiting = pending.removeValue(forKey: transmission.correlationID)
-        {
+        switch ResponseRouting.route(transmission, isWaiting: { pending[$0] != nil }) {
+        case .reply(let correlationID, let result):
+            guard let waiting = pending.removeValue(forKey: correlationID) else { return }
             waiting.timer.cancel()
-            if case .err(let error) = response { return waiting.completion(.failure(.server(error))) }
-            return waiting.completion(.success(response))
-        }
-        let queue = transmission.entityID
-        switch response {
-        // A MSG answering a command that timed out or was cancelled is still a delivery the
-        // server waits to have acknowledged, so it goes to the agent as an event.
-        case .msg(let messageID, let body):
-            onEvent(.message(recipientID: queue, messageID: messageID, encryptedBody: body))
-        case .end: onEvent(.end(recipientID: queue))
-        case .deld: onEvent(.deleted(recipientID: queue))
-        default:
-            // Other late replies (OK, PONG, ERR to an abandoned command) answer no one.
-            if transmission.correlationID.isEmpty {
-                onEvent(.unexpected(entityID: queue, response: response))
-            }
+            waiting.completion(result)
+        case .event(let event): onEvent(event)
+        case .drop: break
         }
     }
 

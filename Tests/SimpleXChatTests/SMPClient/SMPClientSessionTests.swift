@@ -145,7 +145,7 @@ import Testing
     }
 }
 
-@Suite struct SMPBackoffTests {
+@Suite struct SMPClientBackoffTests {
     @Test func capsGrowByTheMultiplierUpToTheMaximum() {
         let backoff = SMPBackoff(initial: .milliseconds(100), maximum: .seconds(1), multiplier: 3)
         #expect((0..<5).map { backoff.cap(attempt: $0).milliseconds } == [100, 300, 900, 1000, 1000])
@@ -158,23 +158,6 @@ import Testing
         #expect(backoff.delay(attempt: 1, random: 0.25).milliseconds == 1000)
         #expect(backoff.delay(attempt: 3, random: 1).milliseconds == 8000)
         #expect(backoff.delay(attempt: 3, random: 7).milliseconds == 8000)
-    }
-
-    @Test func aDeliveredMessageDecryptsWithTheQueuesKeys() throws {
-        let server = X25519.generateKeyPair()
-        let recipient = X25519.generateKeyPair()
-        let serverKey = try CryptoBox.SharedKey(publicKey: recipient.publicKey, privateKey: server.privateKey)
-        let body = ReceivedMessageBody(
-            timestamp: 1_700_000_000, content: .message(flags: .noFlags, body: [1, 2, 3]))
-        let messageID = MessageEncryption.newMessageID()
-        let sealed = try MessageEncryption.seal(body, messageID: messageID, sharedKey: serverKey)
-
-        let key = try SMPClient.messageKey(
-            serverDHKey: server.publicKey, recipientDHPrivateKey: recipient.privateKey)
-        #expect(try SMPClient.decryptMessage(sealed, messageID: messageID, sharedKey: key) == body)
-        #expect(throws: CryptoError.authenticationFailed) {
-            try SMPClient.decryptMessage(sealed, messageID: MessageEncryption.newMessageID(), sharedKey: key)
-        }
     }
 }
 

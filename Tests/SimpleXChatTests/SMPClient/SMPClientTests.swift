@@ -43,6 +43,19 @@ import Testing
         #expect(relay.received.isEmpty)
     }
 
+    @Test func aServerThatSendsNoHelloTimesOut() async throws {
+        let relay = try ScriptedRelay(sendingHello: false) { _, _ in }
+        defer { relay.stop() }
+        try await withLoop { loop in
+            await #expect(throws: SMPClientError.timeout) {
+                _ = try await SMPClient.connect(
+                    to: relay.address, loop: loop,
+                    options: SMPClientOptions(connectTimeout: .milliseconds(200)))
+            }
+        }
+        #expect(relay.connectionCount == 1)
+    }
+
     @Test func unreachableServerIsAConnectionFailure() async throws {
         // Bind a port, then close the socket at once, so nothing listens there.
         let port = try TCPSocket.listen(host: "127.0.0.1", port: 0, backlog: 1).localAddress().port

@@ -24,8 +24,12 @@ final class ScriptedRelay: Sendable {
     let server: BlockServer
     private let state = Mutex<(received: [Received], connections: Int)>(([], 0))
 
-    /// Starts the peer; the connections numbered in `refuse` are dropped as soon as they are accepted.
-    init(identity: ServerIdentity = .generate(), refuse: Set<Int> = [], script: @escaping Script) throws {
+    /// Starts the peer; the connections numbered in `refuse` are dropped as soon as they are
+    /// accepted, and a peer that is not `sendingHello` accepts connections and says nothing.
+    init(
+        identity: ServerIdentity = .generate(), refuse: Set<Int> = [], sendingHello: Bool = true,
+        script: @escaping Script
+    ) throws {
         self.identity = identity
         group = try EventLoopGroup(loopCount: 1, name: "peer")
         let handshakeIdentity = identity
@@ -37,6 +41,9 @@ final class ScriptedRelay: Sendable {
                 return state.connections
             }
             if refuse.contains(index) { return connection.close() }
+            guard sendingHello else {
+                return connection.start(onBlock: { _, _ in }, onClose: { _, _ in })
+            }
             PeerConnection(connection, index: index, handshake: ServerHandshake(identity: handshakeIdentity))
             {
                 peer, received in
