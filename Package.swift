@@ -49,7 +49,7 @@ let package = Package(
         // Tests, the helper process they drive, and the benchmarks.
         .target(name: "TestSupport", dependencies: ["SimpleXDesktop"], path: "Tests/TestSupport"),
         .executableTarget(
-            name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop"],
+            name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXRelay"],
             path: "Tests/TestPeer"),
         .target(name: "CBench", dependencies: ["CSodium"], path: "Tests/CBench"),
         .executableTarget(
