@@ -7,6 +7,7 @@ let roles: [String: ([String]) async throws -> Int32] = [
     "defaults": runDefaultsPeer,
     "dbus": runDBusPeer,
     "notify": runNotifyPeer,
+    "relay-store": runRelayStorePeer,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

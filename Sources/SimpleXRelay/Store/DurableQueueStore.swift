@@ -106,6 +106,13 @@ public final class DurableQueueStore {
     /// Writes the batch's records (and syncs per the policy); send the replies after it returns.
     /// If it throws, the batch is not durable: answer it with errors and reopen the store.
     public func commit() throws(QueueStoreError) {
+        try writeAndSync()
+        if options.autoCompact && journal.size > max(options.compactionThreshold, snapshotSize) {
+            try compact()
+        }
+    }
+
+    private func writeAndSync() throws(QueueStoreError) {
         guard !failed else { throw .failed }
         do throws(QueueStoreError) {
             if journal.hasPending {
@@ -119,9 +126,6 @@ public final class DurableQueueStore {
         } catch {
             failed = true
             throw error
-        }
-        if options.autoCompact && journal.size > max(options.compactionThreshold, snapshotSize) {
-            try compact()
         }
     }
 
@@ -149,7 +153,7 @@ public final class DurableQueueStore {
 
     /// Commits, writes a snapshot of the whole state and starts an empty journal.
     public func compact() throws(QueueStoreError) {
-        try commit()
+        try writeAndSync()
         do throws(QueueStoreError) {
             snapshotSize = try Snapshot.write(
                 store, coveringGeneration: journal.generation, to: snapshotPath, directory: directory)
