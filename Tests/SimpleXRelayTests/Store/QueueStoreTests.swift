@@ -28,7 +28,7 @@ import Testing
         // A generator that repeats itself: 1, 1, 2, 1, 3, 2, 4.
         let sequence = Mutex([1, 1, 2, 1, 3, 2, 4] as [UInt64])
         let repeating = StoreEnvironment(
-            now: { Date() }, randomID: { EntityID(w0: sequence.withLock { $0.removeFirst() }, w1: 0, w2: 0) })
+            now: { Date() }, randomID: { QueueID(w0: sequence.withLock { $0.removeFirst() }, w1: 0, w2: 0) })
         var store = QueueStore(environment: repeating)
         let first = store.newQueue()
         let second = store.newQueue(seed: 2)

@@ -12,12 +12,12 @@ final class TestClock: Sendable {
 /// Ids 1, 2, 3, ... so a test can predict and reproduce them.
 final class CountingIDs: Sendable {
     private let counter = Mutex<UInt64>(0)
-    func next() -> EntityID {
+    func next() -> QueueID {
         let n = counter.withLock { value -> UInt64 in
             value += 1
             return value
         }
-        return EntityID(w0: n, w1: 0x5151_5151, w2: ~n)
+        return QueueID(w0: n, w1: 0x5151_5151, w2: ~n)
     }
 }
 
@@ -37,7 +37,7 @@ extension QueueStore {
     }
 
     /// SEND of `text`; the stored message id, or nil when refused.
-    mutating func send(_ text: String, to queue: QueueRecord, flags: MessageFlags = []) -> SendResult {
+    mutating func send(_ text: String, to queue: QueueRecord, flags: StoredMessageFlags = []) -> SendResult {
         send(senderID: queue.senderID, flags: flags, body: Array(text.utf8))
     }
 
@@ -52,13 +52,13 @@ extension QueueStore {
     }
 
     /// deliverNext that must deliver.
-    mutating func deliver(_ recipientID: EntityID) throws -> StoredMessage {
+    mutating func deliver(_ recipientID: QueueID) throws -> StoredMessage {
         guard let message = deliverNext(recipientID: recipientID) else { throw StoreTestError("nothing delivered") }
         return message
     }
 
     /// SUB that must find a message.
-    mutating func deliverBySubscribing(_ recipientID: EntityID) throws -> StoredMessage {
+    mutating func deliverBySubscribing(_ recipientID: QueueID) throws -> StoredMessage {
         guard case .message(let message) = subscribe(recipientID: recipientID) else {
             throw StoreTestError("SUB found no message")
         }
