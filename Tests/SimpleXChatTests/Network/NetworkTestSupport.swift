@@ -39,9 +39,11 @@ struct TestClient {
     let connection: BlockConnection
     let log = ConnectionLog()
 
-    init(port: UInt16, blockSize: Int, loop: EventLoop, limits: BlockConnectionLimits = .init()) async throws {
+    init(
+        port: UInt16, blockSize: Int, loop: EventLoop, limits: BlockConnectionLimits = .init(), host: String = "127.0.0.1"
+    ) async throws {
         connection = try await BlockConnection.connect(
-            host: "127.0.0.1", port: port, blockSize: blockSize, on: loop, timeout: .seconds(10), limits: limits)
+            host: host, port: port, blockSize: blockSize, on: loop, timeout: .seconds(10), limits: limits)
         let (connection, log) = (connection, log)
         await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
             loop.execute {
@@ -122,4 +124,11 @@ final class RawClient {
         }
         return Array(buffer[0..<filled])
     }
+}
+
+/// A value shared between test code and loop threads.
+final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
 }
