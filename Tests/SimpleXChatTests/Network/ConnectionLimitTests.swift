@@ -92,21 +92,26 @@ import Testing
     }
 
     @Test func pingsKeepAConnectionAlivePastTheIdleTimeout() async throws {
-        let limits = BlockConnectionLimits(idleTimeout: .milliseconds(300))
+        // A wide margin (pings every 100 ms against 1.5 s) so a loaded machine does not close it early.
+        let limits = BlockConnectionLimits(idleTimeout: .milliseconds(1500))
         let server = try EchoServer(blockSize: 1024, limits: limits)
         defer { server.stop() }
         let loop = try EventLoop(name: "client")
         defer { loop.shutdown() }
         let client = try await TestClient(port: server.port, blockSize: 1024, loop: loop)
         let ping = patternBlock(size: 1024, seed: 0)
-        // Ten pings 100 ms apart span a second, over three idle timeouts.
-        for count in 1...10 {
+        let start = ContinuousClock.now
+        var pings = 0
+        // Pings for twice the idle timeout.
+        while ContinuousClock.now - start < .seconds(3) && client.log.closes.isEmpty {
+            pings += 1
             client.connection.sendFromAnyThread(ping)
-            #expect(await eventually { client.log.blocks.count == count })
+            guard await eventually(timeout: .seconds(5), { client.log.blocks.count == pings }) else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(server.closes.closes.isEmpty)
         #expect(client.log.closes.isEmpty)
+        #expect(client.log.blocks.count == pings)
         #expect(await eventually { server.closes.closes == [.idleTimeout] })
     }
 }
