@@ -11,7 +11,8 @@ import Testing
         let port = try TCPSocket.listen(host: "127.0.0.1", port: 0).localPort
         try #require(port != 0)
         let error = await #expect(throws: SystemError.self) {
-            _ = try await BlockConnection.connect(host: "127.0.0.1", port: port, on: loop, timeout: .seconds(10))
+            _ = try await BlockConnection.connect(
+                host: "127.0.0.1", port: port, on: loop, timeout: .seconds(10))
         }
         #expect(error?.errno == ECONNREFUSED)
         #expect(error?.call == "connect")
@@ -29,7 +30,8 @@ import Testing
         for _ in 0..<8 where !timedOut {
             do {
                 fillers.append(
-                    try await TCPSocket.connect(host: "127.0.0.1", port: listener.localPort, timeout: .milliseconds(300), on: loop))
+                    try await TCPSocket.connect(
+                        host: "127.0.0.1", port: listener.localPort, timeout: .milliseconds(300), on: loop))
             } catch {
                 #expect(error.errno == ETIMEDOUT)
                 timedOut = true
@@ -37,7 +39,8 @@ import Testing
         }
         #expect(timedOut)
         let error = await #expect(throws: SystemError.self) {
-            _ = try await BlockConnection.connect(host: "127.0.0.1", port: listener.localPort, on: loop, timeout: .milliseconds(200))
+            _ = try await BlockConnection.connect(
+                host: "127.0.0.1", port: listener.localPort, on: loop, timeout: .milliseconds(200))
         }
         #expect(error?.errno == ETIMEDOUT)
         withExtendedLifetime(fillers) {}
@@ -56,7 +59,9 @@ import Testing
     }
 
     @Test func listenRejectsANonNumericHost() throws {
-        let error = #expect(throws: SystemError.self) { _ = try TCPSocket.listen(host: "relay.example", port: 0) }
+        let error = #expect(throws: SystemError.self) {
+            _ = try TCPSocket.listen(host: "relay.example", port: 0)
+        }
         #expect(error?.errno == EINVAL)
     }
 }

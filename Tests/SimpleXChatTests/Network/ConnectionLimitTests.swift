@@ -8,7 +8,8 @@ import Testing
 @Suite struct ConnectionLimitTests {
     @Test func slowConsumerIsClosedWithoutHurtingOthers() async throws {
         let blockSize = 16_384
-        let limits = BlockConnectionLimits(maxQueuedBytes: 64 * 1024, slowConsumerTimeout: .milliseconds(300), idleTimeout: nil)
+        let limits = BlockConnectionLimits(
+            maxQueuedBytes: 64 * 1024, slowConsumerTimeout: .milliseconds(300), idleTimeout: nil)
         let server = try EchoServer(blockSize: blockSize, limits: limits, loops: 1)
         defer { server.stop() }
         // Never reads its echoes; a small receive buffer makes the server's queue fill sooner.
@@ -19,7 +20,9 @@ import Testing
         var written = 0
         var stalledSince: ContinuousClock.Instant?
         while written < cap {
-            let result = block.withUnsafeBytes { Glibc.send(slow.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let result = block.withUnsafeBytes {
+                Glibc.send(slow.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if result > 0 {
                 written += result
                 stalledSince = nil
@@ -51,7 +54,8 @@ import Testing
 
     @Test func backpressureDoesNotCloseAClientThatCatchesUp() async throws {
         let blockSize = 16_384
-        let limits = BlockConnectionLimits(maxQueuedBytes: 32 * 1024, slowConsumerTimeout: .seconds(30), idleTimeout: nil)
+        let limits = BlockConnectionLimits(
+            maxQueuedBytes: 32 * 1024, slowConsumerTimeout: .seconds(30), idleTimeout: nil)
         let server = try EchoServer(blockSize: blockSize, limits: limits, loops: 1)
         defer { server.stop() }
         let raw = try RawClient(port: server.port, receiveBuffer: 4096)
@@ -61,7 +65,9 @@ import Testing
             for block in blocks {
                 var offset = 0
                 while offset < block.count {
-                    let sent = block.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                    let sent = block.withUnsafeBytes {
+                        Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+                    }
                     if sent <= 0 { return false }
                     offset += sent
                 }

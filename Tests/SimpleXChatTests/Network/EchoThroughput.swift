@@ -27,7 +27,9 @@ func measureEchoThroughput(
         serverLoops.shutdown()
         clientLoops.shutdown()
     }
-    let server = try BlockServer(port: 0, blockSize: blockSize, group: serverLoops, limits: .init(idleTimeout: nil)) {
+    let server = try BlockServer(
+        port: 0, blockSize: blockSize, group: serverLoops, limits: .init(idleTimeout: nil)
+    ) {
         $0.start(onBlock: { connection, block in connection.send(block) }, onClose: { _, _ in })
     }
     defer { server.close() }
@@ -36,7 +38,9 @@ func measureEchoThroughput(
     let block = [UInt8](repeating: 0x5A, count: blockSize)
     var clients: [BlockConnection] = []
     for _ in 0..<connections {
-        clients.append(try await BlockConnection.connect(host: "127.0.0.1", port: server.port, blockSize: blockSize, on: clientLoops.next()))
+        clients.append(
+            try await BlockConnection.connect(
+                host: "127.0.0.1", port: server.port, blockSize: blockSize, on: clientLoops.next()))
     }
     let start = ContinuousClock.now
     for client in clients {

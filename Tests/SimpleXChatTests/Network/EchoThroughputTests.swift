@@ -8,7 +8,9 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SIMPLEX_NET_BENCH"] != nil))
     func echoThroughputOfSMPBlocks() async throws {
         let result = try await measureEchoThroughput(connections: 4, blocksPerConnection: 2_000)
-        print("echo throughput: \(Int(result.megabytesPerSecond)) MB/s, \(Int(result.blocksPerSecond)) blocks/s")
+        print(
+            "echo throughput: \(Int(result.megabytesPerSecond)) MB/s, \(Int(result.blocksPerSecond)) blocks/s"
+        )
         #expect(result.received == 4 * 2_000)
     }
 }

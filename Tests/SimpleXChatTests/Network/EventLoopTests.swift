@@ -38,7 +38,8 @@ import Testing
         defer { loop.shutdown() }
         let threads = 8
         let jobsPerThread = 2000
-        let runs = Shared<(counts: [Int], offLoop: Int)>((Array(repeating: 0, count: threads * jobsPerThread), 0))
+        let runs = Shared<(counts: [Int], offLoop: Int)>(
+            (Array(repeating: 0, count: threads * jobsPerThread), 0))
         await withTaskGroup(of: Void.self) { group in
             for thread in 0..<threads {
                 group.addTask {
