@@ -54,7 +54,8 @@ public final class BlockConnection: @unchecked Sendable {
 
     /// Connects to `host:port` (numeric or "localhost") on `loop`; call `start` to begin reading.
     public static func connect(
-        host: String, port: UInt16, blockSize: Int = 16_384, on loop: EventLoop, timeout: Duration = .seconds(10),
+        host: String, port: UInt16, blockSize: Int = 16_384, on loop: EventLoop,
+        timeout: Duration = .seconds(10),
         limits: BlockConnectionLimits = .init()
     ) async throws(SystemError) -> BlockConnection {
         let socket = try await TCPSocket.connect(host: host, port: port, timeout: timeout, on: loop)
@@ -166,7 +167,9 @@ public final class BlockConnection: @unchecked Sendable {
     private func flush() {
         guard !closed, let socket, queuedBytes > 0 else { return updateInterest() }
         let result = outbound.withUnsafeBytes { bytes in
-            Result { () throws(SystemError) in try socket.write(from: UnsafeRawBufferPointer(rebasing: bytes[outboundStart...])) }
+            Result { () throws(SystemError) in
+                try socket.write(from: UnsafeRawBufferPointer(rebasing: bytes[outboundStart...]))
+            }
         }
         switch result {
         case .failure(let error): return close(.error(error))
@@ -223,7 +226,9 @@ public final class BlockConnection: @unchecked Sendable {
     func close(_ reason: CloseReason) {
         guard !closed else { return }
         if reason == .local && queuedBytes > 0, let socket {
-            _ = outbound.withUnsafeBytes { try? socket.write(from: UnsafeRawBufferPointer(rebasing: $0[outboundStart...])) }
+            _ = outbound.withUnsafeBytes {
+                try? socket.write(from: UnsafeRawBufferPointer(rebasing: $0[outboundStart...]))
+            }
         }
         closed = true
         slowTimer?.cancel()

@@ -55,7 +55,9 @@ public final class BlockServer: @unchecked Sendable {
     private func register() {
         guard accepting else { return }
         // Errors here leave the server not accepting; its listener stays bound, so callers see refusals only later.
-        registration = try? acceptLoop.register(fd: listener.fd, interest: .read) { [self] _ in acceptPending() }
+        registration = try? acceptLoop.register(fd: listener.fd, interest: .read) { [self] _ in
+            acceptPending()
+        }
     }
 
     private func acceptPending() {
@@ -79,7 +81,8 @@ public final class BlockServer: @unchecked Sendable {
             try? socket.setNoDelay()
             let loop = group.next()
             loop.execute { [self] in
-                let connection = BlockConnection(socket: socket, loop: loop, blockSize: blockSize, limits: limits)
+                let connection = BlockConnection(
+                    socket: socket, loop: loop, blockSize: blockSize, limits: limits)
                 connection.onRelease = { self.openConnections.subtract(1, ordering: .relaxed) }
                 onConnection(connection)
             }

@@ -49,7 +49,9 @@ public final class EventLoop: @unchecked Sendable {
         epollFD = try retryingOnInterrupt("epoll_create1") { CSystem_epollCreate() }
         do {
             wakeFD = try retryingOnInterrupt("eventfd") { CSystem_eventFD() }
-            try retryingOnInterrupt("epoll_ctl") { CSystem_epollCtl(epollFD, CSystem_epollAdd, wakeFD, CSystem_epollIn, 0) }
+            try retryingOnInterrupt("epoll_ctl") {
+                CSystem_epollCtl(epollFD, CSystem_epollAdd, wakeFD, CSystem_epollIn, 0)
+            }
         } catch {
             Glibc.close(epollFD)
             throw error
@@ -94,12 +96,15 @@ public final class EventLoop: @unchecked Sendable {
     // MARK: - Loop-thread API
 
     /// Registers `fd` with `interest` (`.read`, `.write`); `handler` runs on the loop thread. Loop thread only.
-    public func register(fd: Int32, interest: IOEvents, handler: @escaping (IOEvents) -> Void) throws(SystemError)
+    public func register(fd: Int32, interest: IOEvents, handler: @escaping (IOEvents) -> Void)
+        throws(SystemError)
         -> UInt64
     {
         precondition(inEventLoop, "EventLoop.register off the loop thread")
         let id = nextIDs.add(1, ordering: .relaxed).oldValue
-        try retryingOnInterrupt("epoll_ctl(ADD)") { CSystem_epollCtl(epollFD, CSystem_epollAdd, fd, Self.mask(interest), id) }
+        try retryingOnInterrupt("epoll_ctl(ADD)") {
+            CSystem_epollCtl(epollFD, CSystem_epollAdd, fd, Self.mask(interest), id)
+        }
         handlers[id] = handler
         return id
     }
@@ -114,7 +119,9 @@ public final class EventLoop: @unchecked Sendable {
     /// Removes a registration, before its descriptor is closed. Loop thread only.
     public func unregister(fd: Int32, registration: UInt64) {
         handlers[registration] = nil
-        _ = try? retryingOnInterrupt("epoll_ctl(DEL)") { CSystem_epollCtl(epollFD, CSystem_epollDel, fd, 0, 0) }
+        _ = try? retryingOnInterrupt("epoll_ctl(DEL)") {
+            CSystem_epollCtl(epollFD, CSystem_epollDel, fd, 0, 0)
+        }
     }
 
     /// Runs `body` on the loop thread after `delay`; timers with equal deadlines fire in scheduling order.
@@ -159,7 +166,8 @@ public final class EventLoop: @unchecked Sendable {
         let events = UnsafeMutablePointer<CSystem_EpollEvent>.allocate(capacity: Int(CSystem_epollMaxEvents))
         defer { events.deallocate() }
         while true {
-            let count = CSystem_epollWait(epollFD, events, Int32(CSystem_epollMaxEvents), timers.timeoutMS(now: now))
+            let count = CSystem_epollWait(
+                epollFD, events, Int32(CSystem_epollMaxEvents), timers.timeoutMS(now: now))
             now = ContinuousClock.now
             for index in 0..<max(0, Int(count)) {
                 let event = events[index]

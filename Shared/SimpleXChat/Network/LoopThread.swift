@@ -11,12 +11,14 @@ struct LoopThread {
     func start(name: String) {
         let box = Unmanaged.passRetained(Box(body: body, name: name)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { argument in
-            let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
-            _ = CSystem_setThreadName(String(box.name.prefix(15)))
-            box.body()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
+                _ = CSystem_setThreadName(String(box.name.prefix(15)))
+                box.body()
+                return nil
+            }, box)
         precondition(result == 0, "pthread_create failed: \(result)")
         pthread_detach(thread)
     }

@@ -9,7 +9,8 @@ extension TCPSocket {
         let address = try SocketAddress(numericHost: host, port: port)
         let result: Result<TCPSocket, SystemError> = await withCheckedContinuation { continuation in
             loop.execute {
-                PendingConnect(loop: loop, address: address, continuation: continuation).start(timeout: timeout)
+                PendingConnect(loop: loop, address: address, continuation: continuation).start(
+                    timeout: timeout)
             }
         }
         return try result.get()

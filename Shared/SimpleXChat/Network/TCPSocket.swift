@@ -38,7 +38,7 @@ public final class TCPSocket: Sendable {
     public func accept() throws(SystemError) -> TCPSocket? {
         do {
             return TCPSocket(fd: try retryingOnInterrupt("accept") { CSystem_accept(fd) })
-        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK || error.errno == ECONNABORTED {
+        } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK || error.errno == ECONNABORTED {
             return nil
         }
     }
@@ -58,15 +58,18 @@ public final class TCPSocket: Sendable {
     func pendingError() throws(SystemError) -> Int32 {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        try retryingOnInterrupt("getsockopt(SO_ERROR)") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) }
+        try retryingOnInterrupt("getsockopt(SO_ERROR)") {
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length)
+        }
         return value
     }
 
     /// Reads up to `buffer.count` bytes; `.bytes(0)` is end of stream.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult {
         do {
-            return .bytes(try retryingOnInterrupt("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) })
-        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return .bytes(
+                try retryingOnInterrupt("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) })
+        } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
             return .wouldBlock
         }
     }
@@ -75,8 +78,10 @@ public final class TCPSocket: Sendable {
     public func write(from buffer: UnsafeRawBufferPointer) throws(SystemError) -> IOResult {
         do {
             return .bytes(
-                try retryingOnInterrupt("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, CSystem_sendFlags) })
-        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+                try retryingOnInterrupt("send") {
+                    Glibc.send(fd, buffer.baseAddress, buffer.count, CSystem_sendFlags)
+                })
+        } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
             return .wouldBlock
         }
     }
@@ -135,7 +140,8 @@ public final class TCPSocket: Sendable {
         return result == 0 ? address.description : "unknown"
     }
 
-    private func setOption(_ level: Int32, _ name: Int32, _ value: Int32, _ call: String) throws(SystemError) {
+    private func setOption(_ level: Int32, _ name: Int32, _ value: Int32, _ call: String) throws(SystemError)
+    {
         var value = value
         try retryingOnInterrupt(call) {
             setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))

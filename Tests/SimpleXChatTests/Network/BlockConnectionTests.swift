@@ -54,17 +54,22 @@ import Testing
         defer { clientLoops.shutdown() }
         let clients = try await withThrowingTaskGroup(of: TestClient.self) { group in
             for _ in 0..<200 {
-                group.addTask { try await TestClient(port: server.port, blockSize: blockSize, loop: clientLoops.next()) }
+                group.addTask {
+                    try await TestClient(port: server.port, blockSize: blockSize, loop: clientLoops.next())
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(await eventually { server.server.connectionCount == 200 })
         for (index, client) in clients.enumerated() {
-            for block in 0..<50 { client.connection.sendFromAnyThread(patternBlock(size: blockSize, seed: index * 1000 + block)) }
+            for block in 0..<50 {
+                client.connection.sendFromAnyThread(patternBlock(size: blockSize, seed: index * 1000 + block))
+            }
         }
         #expect(await eventually { clients.allSatisfy { $0.log.blocks.count == 50 } })
         for (index, client) in clients.enumerated() {
-            #expect(client.log.blocks == (0..<50).map { patternBlock(size: blockSize, seed: index * 1000 + $0) })
+            #expect(
+                client.log.blocks == (0..<50).map { patternBlock(size: blockSize, seed: index * 1000 + $0) })
         }
     }
 

@@ -24,7 +24,9 @@ struct EchoServer {
         group = try EventLoopGroup(loopCount: loops, name: "echo")
         let closes = closes
         server = try BlockServer(port: 0, blockSize: blockSize, group: group, limits: limits) { connection in
-            connection.start(onBlock: { connection, block in connection.send(block) }, onClose: { _, reason in closes.record(reason) })
+            connection.start(
+                onBlock: { connection, block in connection.send(block) },
+                onClose: { _, reason in closes.record(reason) })
         }
     }
 
@@ -39,13 +41,17 @@ struct TestClient {
     let connection: BlockConnection
     let log = ConnectionLog()
 
-    init(port: UInt16, blockSize: Int, loop: EventLoop, limits: BlockConnectionLimits = .init()) async throws {
+    init(
+        port: UInt16, blockSize: Int, loop: EventLoop, limits: BlockConnectionLimits = .init(),
+        host: String = "127.0.0.1"
+    ) async throws {
         connection = try await BlockConnection.connect(
-            host: "127.0.0.1", port: port, blockSize: blockSize, on: loop, timeout: .seconds(10), limits: limits)
+            host: host, port: port, blockSize: blockSize, on: loop, timeout: .seconds(10), limits: limits)
         let (connection, log) = (connection, log)
         await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
             loop.execute {
-                connection.start(onBlock: { _, block in log.record(block) }, onClose: { _, reason in log.record(reason) })
+                connection.start(
+                    onBlock: { _, block in log.record(block) }, onClose: { _, reason in log.record(reason) })
                 started.resume()
             }
         }
@@ -98,7 +104,9 @@ final class RawClient {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(result == 0)
     }
@@ -116,10 +124,19 @@ final class RawClient {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            let got = buffer.withUnsafeMutableBytes {
+                Glibc.read(fd, $0.baseAddress! + filled, count - filled)
+            }
             if got <= 0 { break }
             filled += got
         }
         return Array(buffer[0..<filled])
     }
+}
+
+/// A value shared between test code and loop threads.
+final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
 }
