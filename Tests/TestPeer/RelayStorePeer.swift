@@ -16,7 +16,9 @@ func runRelayStorePeer(_ arguments: [String]) async throws -> Int32 {
     }
     guard arguments.count == 2, let threshold = Int(arguments[1]) else {
         FileHandle.standardError.write(
-            Data("usage: simplex-test-peer relay-store <dir> <compaction-bytes> | measure <dir> <queues>\n".utf8))
+            Data(
+                "usage: simplex-test-peer relay-store <dir> <compaction-bytes> | measure <dir> <queues>\n"
+                    .utf8))
         return 64
     }
     let durable = try DurableQueueStore(
@@ -24,7 +26,8 @@ func runRelayStorePeer(_ arguments: [String]) async throws -> Int32 {
         options: .init(syncPolicy: .interval(milliseconds: 50), compactionThreshold: threshold))
     let key = AuthKey(algorithm: .ed25519, key: Key32(w0: 1, w1: 2, w2: 3, w3: 4))
     let secret = Key32(w0: 5, w1: 6, w2: 7, w3: 8)
-    let queue = try durable.store.allQueues().first
+    let queue =
+        try durable.store.allQueues().first
         ?? durable.update { $0.createQueue(recipientKey: key, recipientDHSecret: secret, mode: .messaging) }
     try durable.commit()
     let out = FileHandle.standardOutput
@@ -78,7 +81,8 @@ private func measureRelayStore(directory: String, queues: Int) throws -> Int32 {
         for _ in stride(from: 0, to: queues, by: 10_000) {
             try durable.update { store in
                 for _ in 0..<10_000 {
-                    let queue = store.createQueue(recipientKey: key, recipientDHSecret: secret, mode: .messaging)
+                    let queue = store.createQueue(
+                        recipientKey: key, recipientDHSecret: secret, mode: .messaging)
                     _ = store.secure(recipientID: queue.recipientID, senderKey: key)
                 }
             }

@@ -21,7 +21,7 @@ public struct SystemError: Error, Equatable, CustomStringConvertible {
 
 /// Runs a system call, retrying on EINTR; a -1 result becomes a `SystemError`.
 @discardableResult
-func retryingOnInterrupt<T: FixedWidthInteger & SignedInteger>(
+public func retryingOnInterrupt<T: FixedWidthInteger & SignedInteger>(
     _ call: String, path: String? = nil, _ body: () -> T
 ) throws(SystemError) -> T {
     while true {

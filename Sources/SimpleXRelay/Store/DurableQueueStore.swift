@@ -157,7 +157,8 @@ public final class DurableQueueStore {
         do throws(QueueStoreError) {
             snapshotSize = try Snapshot.write(
                 store, coveringGeneration: journal.generation, to: snapshotPath, directory: directory)
-            journal = try Journal.create(path: journalPath, directory: directory, generation: journal.generation + 1)
+            journal = try Journal.create(
+                path: journalPath, directory: directory, generation: journal.generation + 1)
             unsynced = false
         } catch {
             failed = true

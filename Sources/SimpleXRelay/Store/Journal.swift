@@ -34,7 +34,8 @@ final class Journal {
     var hasPending: Bool { !pending.bytes.isEmpty }
 
     /// A new, empty journal replacing any file at `path` (temp file, fsync, rename).
-    static func create(path: String, directory: String, generation: UInt64) throws(QueueStoreError) -> Journal {
+    static func create(path: String, directory: String, generation: UInt64) throws(QueueStoreError) -> Journal
+    {
         let temp = path + ".tmp"
         let tempFD = try StoreFile.open(temp, O_WRONLY | O_CREAT | O_TRUNC)
         do throws(QueueStoreError) {
@@ -72,7 +73,9 @@ final class Journal {
         }
         if generation <= snapshotGeneration { return nil }
         guard generation == snapshotGeneration + 1 else {
-            throw corrupt(8, "journal generation \(generation) does not follow snapshot generation \(snapshotGeneration)")
+            throw corrupt(
+                8,
+                "journal generation \(generation) does not follow snapshot generation \(snapshotGeneration)")
         }
         var valid = headerSize
         while reader.remaining >= 8 {
@@ -85,7 +88,9 @@ final class Journal {
             guard let event = StoreEventCoding.decode(&payloadReader) else {
                 throw corrupt(start, "a record with a valid checksum does not decode")
             }
-            guard store.apply(event) else { throw corrupt(start, "a record does not fit the state: \(event)") }
+            guard store.apply(event) else {
+                throw corrupt(start, "a record does not fit the state: \(event)")
+            }
             reader.offset += length
             valid = reader.offset
         }
@@ -110,7 +115,8 @@ final class Journal {
         StoreEventCoding.encode(event, into: &pending)
         let length = pending.bytes.count - start - 8
         pending.bytes.withUnsafeMutableBytes { raw in
-            let crc = CRC32.checksum(UnsafeRawBufferPointer(UnsafeMutableRawBufferPointer(rebasing: raw[(start + 8)...])))
+            let crc = CRC32.checksum(
+                UnsafeRawBufferPointer(UnsafeMutableRawBufferPointer(rebasing: raw[(start + 8)...])))
             raw.storeBytes(of: UInt32(length).littleEndian, toByteOffset: start, as: UInt32.self)
             raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
         }

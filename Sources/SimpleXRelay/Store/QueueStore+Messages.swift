@@ -98,7 +98,8 @@ extension QueueStore {
     public mutating func expireMessages() -> Int {
         let now = currentTime()
         var removed = 0
-        for slot in slots.indices where slots[slot].record.status != .deleted && !slots[slot].messages.isEmpty {
+        for slot in slots.indices where slots[slot].record.status != .deleted && !slots[slot].messages.isEmpty
+        {
             removed += expire(slot: Int32(slot), now: now)
         }
         return removed
@@ -112,7 +113,9 @@ extension QueueStore {
         let messages = slots[Int(slot)].messages
         guard let first = messages.first, first.timestamp < cutoff else { return 0 }
         let count = messages.firstIndex(where: { $0.timestamp >= cutoff }) ?? messages.count
-        commit(.messagesRemoved(recipientID: slots[Int(slot)].record.recipientID, through: messages[count - 1].id))
+        commit(
+            .messagesRemoved(
+                recipientID: slots[Int(slot)].record.recipientID, through: messages[count - 1].id))
         return count
     }
 

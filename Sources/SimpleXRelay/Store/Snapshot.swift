@@ -54,7 +54,9 @@ enum Snapshot {
 
     /// Loads the snapshot at `path` into `store` (empty); returns the journal generation it
     /// covers, 0 when there is no snapshot.
-    static func load(_ path: String, into store: inout QueueStore) throws(QueueStoreError) -> (generation: UInt64, size: Int) {
+    static func load(_ path: String, into store: inout QueueStore) throws(QueueStoreError) -> (
+        generation: UInt64, size: Int
+    ) {
         guard let file = try MappedFile(path: path) else { return (0, 0) }
         let bytes = file.bytes
         func corrupt(_ offset: Int, _ reason: String) -> QueueStoreError {
@@ -62,7 +64,8 @@ enum Snapshot {
         }
         guard bytes.count >= 28 else { throw corrupt(0, "shorter than a snapshot header") }
         let body = UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - 4)])
-        let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
+        let stored = UInt32(
+            littleEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 4, as: UInt32.self))
         guard CRC32.checksum(body) == stored else { throw corrupt(bytes.count - 4, "checksum mismatch") }
         var reader = ByteReader(body)
         guard reader.u32() == magic else { throw corrupt(0, "not a queue store snapshot") }
@@ -82,7 +85,9 @@ enum Snapshot {
             if messageCount > 0 {
                 slot.messages.reserveCapacity(Int(messageCount))
                 for _ in 0..<messageCount {
-                    guard let message = reader.message() else { throw corrupt(reader.offset, "invalid message") }
+                    guard let message = reader.message() else {
+                        throw corrupt(reader.offset, "invalid message")
+                    }
                     slot.messages.append(message)
                 }
             }

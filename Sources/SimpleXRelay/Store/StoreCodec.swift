@@ -129,7 +129,8 @@ struct ByteReader {
             let body = [UInt8](UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + length)]))
             offset += length
             return StoredMessage(
-                id: id, timestamp: timestamp, content: .message(flags: StoredMessageFlags(rawValue: flags), body: body))
+                id: id, timestamp: timestamp,
+                content: .message(flags: StoredMessageFlags(rawValue: flags), body: body))
         case 2 where length == 0:
             return StoredMessage(id: id, timestamp: timestamp, content: .quotaExceeded)
         default:

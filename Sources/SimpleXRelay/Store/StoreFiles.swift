@@ -23,19 +23,12 @@ public enum QueueStoreError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-// SimpleXChat's `retryingOnInterrupt` is internal to that module; this is the same loop, mapping
-// to this module's error. Replace it with SimpleXChat's if that one becomes public.
+/// SimpleXChat's EINTR loop, with the store's error.
 @discardableResult
 func retryingInterrupted<T: FixedWidthInteger & SignedInteger>(
     _ call: String, path: String, _ body: () -> T
 ) throws(QueueStoreError) -> T {
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let code = errno
-        if code == EINTR { continue }
-        throw .system(SystemError(errno: code, call: call, path: path))
-    }
+    do { return try retryingOnInterrupt(call, path: path, body) } catch { throw .system(error) }
 }
 
 /// Low-level file operations of the store, each retrying EINTR and failing with the call and path.

@@ -19,7 +19,8 @@ import Testing
         #expect(store.queue(senderID: queue.senderID) == nil)
         #expect(store.send("again", to: queue) == .noQueue)
         #expect(store.get(recipientID: queue.recipientID) == .noQueue)
-        #expect(store.ack(recipientID: queue.recipientID, messageID: MessageID(w0: 1, w1: 1, w2: 1)) == .noQueue)
+        #expect(
+            store.ack(recipientID: queue.recipientID, messageID: MessageID(w0: 1, w1: 1, w2: 1)) == .noQueue)
         #expect(store.delete(recipientID: queue.recipientID) == .noQueue)
         #expect(store.queueCount == 0)
     }
@@ -189,7 +190,8 @@ import Testing
     @Test func expiryFreesTheQuotaOnTheNextSend() {
         let clock = TestClock()
         var store = QueueStore(
-            configuration: .init(quota: 2, messageTTL: .seconds(60)), environment: testEnvironment(clock: clock))
+            configuration: .init(quota: 2, messageTTL: .seconds(60)),
+            environment: testEnvironment(clock: clock))
         let queue = store.newQueue()
         _ = store.send("a", to: queue)
         _ = store.send("b", to: queue)

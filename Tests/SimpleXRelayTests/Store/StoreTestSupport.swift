@@ -53,7 +53,9 @@ extension QueueStore {
 
     /// deliverNext that must deliver.
     mutating func deliver(_ recipientID: QueueID) throws -> StoredMessage {
-        guard let message = deliverNext(recipientID: recipientID) else { throw StoreTestError("nothing delivered") }
+        guard let message = deliverNext(recipientID: recipientID) else {
+            throw StoreTestError("nothing delivered")
+        }
         return message
     }
 
