@@ -55,7 +55,8 @@ private final class PendingConnect {
 
     /// The loop shut down with the connect still pending: fail it rather than leave the caller waiting.
     deinit {
-        continuation?.resume(returning: .failure(SystemError(errno: ECANCELED, call: "connect", path: address.description)))
+        continuation?.resume(
+            returning: .failure(SystemError(errno: ECANCELED, call: "connect", path: address.description)))
     }
 
     private func completed() {
