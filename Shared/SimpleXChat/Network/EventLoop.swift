@@ -70,13 +70,15 @@ public final class EventLoop: @unchecked Sendable {
     /// Whether the caller is on this loop's thread.
     public var inEventLoop: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
-    /// Runs `job` on the loop thread, from any thread; jobs run in order; dropped after `shutdown`.
-    public func execute(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on the loop thread, from any thread, in order; false (job dropped) after `shutdown`.
+    @discardableResult
+    public func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
         inbox.withLock { inbox in
-            guard !inbox.stopping else { return }
+            guard !inbox.stopping else { return false }
             inbox.jobs.append(job)
             // Only the first job since the loop last emptied the inbox needs to wake it.
             if inbox.jobs.count == 1 { wake() }
+            return true
         }
     }
 

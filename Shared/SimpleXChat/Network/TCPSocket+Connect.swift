@@ -8,9 +8,13 @@ extension TCPSocket {
     {
         let address = try SocketAddress(numericHost: host, port: port)
         let result: Result<TCPSocket, SystemError> = await withCheckedContinuation { continuation in
-            loop.execute {
+            let queued = loop.execute {
                 PendingConnect(loop: loop, address: address, continuation: continuation).start(
                     timeout: timeout)
+            }
+            if !queued {
+                let error = SystemError(errno: ESHUTDOWN, call: "connect", path: address.description)
+                continuation.resume(returning: .failure(error))
             }
         }
         return try result.get()
@@ -47,6 +51,12 @@ private final class PendingConnect {
         } catch {
             finish(.failure(error))
         }
+    }
+
+    /// The loop shut down with the connect still pending: fail it rather than leave the caller waiting.
+    deinit {
+        continuation?.resume(
+            returning: .failure(SystemError(errno: ECANCELED, call: "connect", path: address.description)))
     }
 
     private func completed() {

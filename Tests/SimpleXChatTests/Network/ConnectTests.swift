@@ -58,6 +58,15 @@ import Testing
         #expect(client.connection.peerAddress == "[::1]:\(server.port)")
     }
 
+    @Test func connectOnAStoppedLoopFailsInsteadOfHanging() async throws {
+        let loop = try EventLoop(name: "stopped")
+        loop.shutdown()
+        let error = await #expect(throws: SystemError.self) {
+            _ = try await TCPSocket.connect(host: "127.0.0.1", port: 9, timeout: .seconds(1), on: loop)
+        }
+        #expect(error?.errno == ESHUTDOWN)
+    }
+
     @Test func listenRejectsANonNumericHost() throws {
         let error = #expect(throws: SystemError.self) {
             _ = try TCPSocket.listen(host: "relay.example", port: 0)
