@@ -70,8 +70,8 @@ public final class ChildProcess: Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        output.waitForEOF()
-        errors.waitForEOF()
+        await output.waitForEOF()
+        await errors.waitForEOF()
         return process.terminationReason == .uncaughtSignal
             ? process.terminationStatus + 128 : process.terminationStatus
     }
@@ -86,11 +86,10 @@ public final class ChildProcess: Sendable {
         return "\(name) (stdout: \(output.all.suffix(20)), stderr: \(errors.all.suffix(20)))"
     }
 
+    // Never waits: a deinit often runs on one of the few cooperative threads, and
+    // `waitUntilExit` there can starve the whole test run. Foundation reaps the child later.
     deinit {
-        if process.isRunning {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
     }
 }
 
@@ -102,7 +101,6 @@ final class OutputLines: Sendable {
         var eof = false
     }
     private let state = Mutex(State())
-    private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
         let thread = Thread { [self] in
@@ -122,17 +120,18 @@ final class OutputLines: Sendable {
                 state.withLock { $0.lines.append(rest) }
             }
             state.withLock { $0.eof = true }
-            done.signal()
         }
         thread.start()
     }
 
     var all: [String] { state.withLock { $0.lines } }
 
-    func waitForEOF() {
-        if state.withLock({ $0.eof }) { return }
-        _ = done.wait(timeout: .now() + 5)
-        done.signal()
+    /// Waits (without blocking a thread) until the pipe is drained, at most 5 s.
+    func waitForEOF() async {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !state.withLock({ $0.eof }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
     }
 
     func next(

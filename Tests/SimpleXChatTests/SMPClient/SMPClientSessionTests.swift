@@ -80,7 +80,7 @@ import Testing
         // The PONG deadline is generous so that a loaded machine answers in time on the later
         // connections; the first never answers, whatever the deadline.
         let options = SMPClientOptions(
-            pingInterval: .milliseconds(100), pingTimeout: .seconds(1),
+            pingInterval: .milliseconds(500), pingTimeout: .seconds(1),
             backoff: SMPBackoff(initial: .milliseconds(10), maximum: .milliseconds(40)))
         let client = try await SMPClient.connect(
             to: relay.address, loop: loop, options: options, environment: sleeps.environment)
