@@ -143,7 +143,7 @@ public final class SMPClient: Sendable {
             if reconnected { eventSink.yield(.reconnected) }
             return true
         }
-        if !installed { loop.execute { connection.close(.closed) } }
+        loop.execute { installed ? connection.startKeepAlive() : connection.close(.closed) }
         return installed
     }
 

@@ -191,7 +191,6 @@ final class SMPConnection: @unchecked Sendable {
         handshake = nil
         handshakeTimer?.cancel()
         lastSent = loop.now
-        schedulePing(after: options.pingInterval)
         done(.success(()))
     }
 
@@ -207,6 +206,15 @@ final class SMPConnection: @unchecked Sendable {
     }
 
     // MARK: - Keep-alive and closing
+
+    /// Starts PINGs when idle. The client calls it once the connection is its current one, so a
+    /// PING timeout cannot drop a connection that `connect` has not handed over yet.
+    func startKeepAlive() {
+        precondition(loop.inEventLoop)
+        guard !closed, pingTimer == nil else { return }
+        lastSent = loop.now
+        schedulePing(after: options.pingInterval)
+    }
 
     /// Checks at most once per interval whether anything was sent, rather than a timer per block.
     private func schedulePing(after delay: Duration) {
