@@ -20,16 +20,21 @@ private enum ThroughputShape {
 /// Figures printed under "## Relay throughput".
 func relayThroughputBenchmarkLines() async throws -> [String] {
     var lines = try perMessageCostLines()
-    let relay = try runRelayThroughput()
+    let relay = try runRelayThroughput(keys: .ed25519)
+    let relayX25519 = try runRelayThroughput(keys: .x25519)
     lines += [
         "relay: \(ThroughputShape.queues) queue pairs, \(ThroughputShape.connectionsPerSide)+\(ThroughputShape.connectionsPerSide) connections, "
             + "\(ThroughputShape.bodySize)-byte bodies (SMP's maximum), \(ThroughputShape.measuredMessages) messages after \(ThroughputShape.warmUpMessages) warm-up",
-        relay.line(label: "relay send→MSG→ACK"),
+        relay.line(label: "relay send→MSG→ACK, Ed25519 signatures"),
+        relayX25519.line(label: "relay send→MSG→ACK, X25519 authenticators"),
     ]
     do {
         let redis = try runRedisThroughput()
         lines.append(redis.line(label: "redis PUBLISH→message"))
-        lines.append(String(format: "relay / redis: %.2f (goal ≥ 0.3); relay goal ≥ 15,000 msg/s", relay.rate / redis.rate))
+        lines.append(
+            String(
+                format: "relay / redis: %.2f with Ed25519, %.2f with X25519 (goal ≥ 0.3); relay goal ≥ 15,000 msg/s",
+                relay.rate / redis.rate, relayX25519.rate / redis.rate))
     } catch {
         lines.append("redis: not measured (\(error)); install Debian's redis-server")
     }
@@ -134,7 +139,26 @@ private struct ThroughputResult {
 
 // MARK: - Relay
 
-private func runRelayThroughput() throws -> ThroughputResult {
+/// A queue key of either kind SMP allows, with what the client needs to authorize a command.
+private enum BenchKey {
+    case ed25519(Ed25519.KeyPair)
+    case x25519(X25519.KeyPair)
+
+    enum Kind { case ed25519, x25519 }
+
+    static func generate(_ kind: Kind) -> BenchKey {
+        kind == .ed25519 ? .ed25519(Ed25519.generateKeyPair()) : .x25519(X25519.generateKeyPair())
+    }
+
+    func publicKey() throws -> AuthPublicKey {
+        switch self {
+        case .ed25519(let pair): return try AuthPublicKey(algorithm: .ed25519, raw: pair.publicKey)
+        case .x25519(let pair): return try AuthPublicKey(algorithm: .x25519, raw: pair.publicKey)
+        }
+    }
+}
+
+private func runRelayThroughput(keys kind: BenchKey.Kind) throws -> ThroughputResult {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let files = RelayFiles(directory: directory)
@@ -152,8 +176,8 @@ private func runRelayThroughput() throws -> ThroughputResult {
     // every SEND and ACK carries a signature the relay verifies, as in real use.
     var queues: [BenchQueue] = []
     for index in 0..<shape.queues {
-        let recipientKey = Ed25519.generateKeyPair()
-        let senderKey = Ed25519.generateKeyPair()
+        let recipientKey = BenchKey.generate(kind)
+        let senderKey = BenchKey.generate(kind)
         queues.append(BenchQueue(
             recipientKey: recipientKey, senderKey: senderKey, recipientConnection: index % shape.connectionsPerSide,
             senderConnection: (index / shape.connectionsPerSide) % shape.connectionsPerSide))
@@ -165,7 +189,7 @@ private func runRelayThroughput() throws -> ThroughputResult {
             let connection = recipients[queue.recipientConnection]
             let reply = try connection.request(
                 .new(
-                    recipientAuthKey: try AuthPublicKey(algorithm: .ed25519, raw: queue.recipientKey.publicKey),
+                    recipientAuthKey: try queue.recipientKey.publicKey(),
                     recipientDHKey: X25519.generateKeyPair().publicKey, subscriptionMode: .subscribe,
                     queueMode: .messaging),
                 entity: .empty, key: queue.recipientKey)
@@ -173,7 +197,7 @@ private func runRelayThroughput() throws -> ThroughputResult {
             queues[index].recipientID = recipientID
             queues[index].senderID = senderID
             let secured = try connection.request(
-                .key(senderKey: try AuthPublicKey(algorithm: .ed25519, raw: queue.senderKey.publicKey)),
+                .key(senderKey: try queue.senderKey.publicKey()),
                 entity: recipientID, key: queue.recipientKey)
             guard secured == .ok else { throw BenchError("KEY answered \(secured)") }
         }
@@ -207,8 +231,8 @@ private func runRelayThroughput() throws -> ThroughputResult {
 }
 
 private struct BenchQueue {
-    let recipientKey: Ed25519.KeyPair
-    let senderKey: Ed25519.KeyPair
+    let recipientKey: BenchKey
+    let senderKey: BenchKey
     let recipientConnection: Int
     let senderConnection: Int
     var recipientID = EntityID.empty
@@ -278,10 +302,30 @@ private final class BenchSMPConnection: @unchecked Sendable {
 
     func close() { socket.close() }
 
-    private func transmission(_ command: SMPCommand, entity: EntityID, key: Ed25519.KeyPair) throws -> [UInt8] {
-        try SMPTransmission.command(
-            command, correlationID: .random(), entityID: entity, sessionID: sessionID
-        ) { signed in try CommandAuthorization.sign(signed, secretKey: key.secretKey) }.encode()
+    /// X25519 authenticator keys by queue, made once per connection (one DH each); used by the
+    /// one thread that writes commands at a time (setup, then the sender or the ACKing reader).
+    private var authenticatorKeys: [EntityID: QueueAuthenticatorKey] = [:]
+
+    private func transmission(_ command: SMPCommand, entity: EntityID, key: BenchKey) throws -> [UInt8] {
+        let correlationID = CorrelationID.random()
+        return try SMPTransmission.command(
+            command, correlationID: correlationID, entityID: entity, sessionID: sessionID
+        ) { signed in
+            switch key {
+            case .ed25519(let pair):
+                return try CommandAuthorization.sign(signed, secretKey: pair.secretKey)
+            case .x25519(let pair):
+                let authenticatorKey: QueueAuthenticatorKey
+                if let cached = authenticatorKeys[entity], !entity.isEmpty {
+                    authenticatorKey = cached
+                } else {
+                    authenticatorKey = try QueueAuthenticatorKey(queueAuthPrivateKey: pair.privateKey, session: sendSession)
+                    if !entity.isEmpty { authenticatorKeys[entity] = authenticatorKey }
+                }
+                return try CommandAuthorization.authenticate(
+                    signed, correlationID: correlationID.bytes, key: authenticatorKey)
+            }
+        }.encode()
     }
 
     private func sendBlock(_ transmissions: [[UInt8]]) throws {
@@ -294,7 +338,7 @@ private final class BenchSMPConnection: @unchecked Sendable {
     }
 
     /// One command and its reply, during setup (nothing else is in flight then).
-    func request(_ command: SMPCommand, entity: EntityID, key: Ed25519.KeyPair) throws -> SMPResponse {
+    func request(_ command: SMPCommand, entity: EntityID, key: BenchKey) throws -> SMPResponse {
         try sendBlock([transmission(command, entity: entity, key: key)])
         var block = [UInt8](repeating: 0, count: TransportBlock.size)
         while true {
@@ -336,7 +380,7 @@ private final class BenchSMPConnection: @unchecked Sendable {
 
     /// Recipient: every MSG (an event, or the reply to an ACK) is counted and ACKed; the ACKs for
     /// one block go out together in one block.
-    func receiveAndAcknowledge(keys: [EntityID: Ed25519.KeyPair], progress: BenchProgress, total: Int) {
+    func receiveAndAcknowledge(keys: [EntityID: BenchKey], progress: BenchProgress, total: Int) {
         var block = [UInt8](repeating: 0, count: TransportBlock.size)
         do {
             while true {
