@@ -45,12 +45,12 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension CryptoError {
     /// Throws `invalidKeySize` unless `actual == expected`.
-    static func checkKey(_ actual: Int, expected: Int) throws {
+    static func checkKey(_ actual: Int, expected: Int) throws(CryptoError) {
         guard actual == expected else { throw CryptoError.invalidKeySize(expected: expected, actual: actual) }
     }
 
     /// Throws `invalidNonceSize` unless `actual == expected`.
-    static func checkNonce(_ actual: Int, expected: Int) throws {
+    static func checkNonce(_ actual: Int, expected: Int) throws(CryptoError) {
         guard actual == expected else {
             throw CryptoError.invalidNonceSize(expected: expected, actual: actual)
         }

@@ -1,4 +1,5 @@
 public import Foundation
+internal import CSodium
 
 /// HKDF with HMAC-SHA-512 (RFC 5869); libsodium 1.0.18 has no HKDF, so it is built on `HMACSHA512`.
 public enum HKDFSHA512 {
@@ -27,6 +28,24 @@ public enum HKDFSHA512 {
     ) throws -> SecureBytes {
         try HKDF<HMACSHA512>.expand(
             pseudoRandomKey: pseudoRandomKey, info: info, outputByteCount: outputByteCount)
+    }
+}
+
+extension HKDFSHA512 {
+    /// Allocation-free extract into `output`, exactly 64 bytes (a guarded buffer the caller reuses).
+    public static func extract(
+        inputKeyMaterial: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(CryptoError) {
+        try HKDF<HMACSHA512>.extract(inputKeyMaterial, salt: salt, into: output)
+    }
+
+    /// Allocation-free expand filling all of `output` (1...16,320 bytes) from a key of at least 64 bytes.
+    public static func expand(
+        pseudoRandomKey: UnsafeRawBufferPointer, info: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(CryptoError) {
+        try HKDF<HMACSHA512>.expand(pseudoRandomKey, info: info, into: output)
     }
 }
 
@@ -74,16 +93,7 @@ enum HKDF<H: HMACFunction> {
     static func extract(inputKeyMaterial: some ContiguousBytes, salt: some ContiguousBytes) -> SecureBytes {
         SecureBytes(count: H.byteCount) { prk in
             inputKeyMaterial.withUnsafeBytes { ikm in
-                salt.withUnsafeBytes { saltBytes in
-                    if saltBytes.isEmpty {
-                        // RFC 5869 §2.2: a missing salt is HashLen zeros. HMAC pads short keys with
-                        // zeros anyway, so this only makes the rule explicit.
-                        let zeros = [UInt8](repeating: 0, count: H.byteCount)
-                        zeros.withUnsafeBytes { H.authenticate(parts: [ikm], key: $0, into: prk) }
-                    } else {
-                        H.authenticate(parts: [ikm], key: saltBytes, into: prk)
-                    }
-                }
+                salt.withUnsafeBytes { saltBytes in extractUnchecked(ikm, salt: saltBytes, into: prk) }
             }
         }
     }
@@ -92,47 +102,76 @@ enum HKDF<H: HMACFunction> {
         pseudoRandomKey: some ContiguousBytes, info: some ContiguousBytes, outputByteCount: Int
     ) throws -> SecureBytes {
         try checkOutputCount(outputByteCount)
-        let prkCount = pseudoRandomKey.withUnsafeBytes { $0.count }
-        guard prkCount >= H.byteCount else {
-            throw CryptoError.invalidKeySize(expected: H.byteCount, actual: prkCount)
-        }
-        return SecureBytes(count: outputByteCount) { output in
-            pseudoRandomKey.withUnsafeBytes { prk in
-                info.withUnsafeBytes { infoBytes in
-                    // T(1) = HMAC(PRK, info | 0x01); T(i) = HMAC(PRK, T(i-1) | info | i). Full blocks are
-                    // written straight into the output, so T(i-1) is read back from there; only a
-                    // final partial block goes through a guarded scratch block.
-                    var offset = 0
-                    var counter: UInt8 = 1
-                    while offset < outputByteCount {
-                        let previous = UnsafeRawBufferPointer(
-                            rebasing: output[max(0, offset - H.byteCount)..<offset])
-                        let take = min(H.byteCount, outputByteCount - offset)
-                        withUnsafeBytes(of: counter) { counterByte in
-                            let parts = [previous, infoBytes, counterByte]
-                            if take == H.byteCount {
-                                let block = UnsafeMutableRawBufferPointer(
-                                    rebasing: output[offset..<offset + H.byteCount])
-                                H.authenticate(parts: parts, key: prk, into: block)
-                            } else {
-                                let last = SecureBytes(count: H.byteCount) { block in
-                                    H.authenticate(parts: parts, key: prk, into: block)
-                                }
-                                last.withUnsafeBytes { block in
-                                    output.baseAddress!.advanced(by: offset).copyMemory(
-                                        from: block.baseAddress!, byteCount: take)
-                                }
-                            }
-                        }
-                        offset += take
-                        counter &+= 1
-                    }
-                }
+        return try SecureBytes(count: outputByteCount) { output in
+            try pseudoRandomKey.withUnsafeBytes { prk in
+                try info.withUnsafeBytes { infoBytes in try expand(prk, info: infoBytes, into: output) }
             }
         }
     }
 
-    private static func checkOutputCount(_ count: Int) throws {
+    /// Allocation-free extract into `output`, which must be exactly `H.byteCount` bytes.
+    static func extract(
+        _ inputKeyMaterial: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(CryptoError) {
+        guard output.count == H.byteCount else {
+            throw .invalidParameters("HKDF extract output must be \(H.byteCount) bytes, got \(output.count)")
+        }
+        extractUnchecked(inputKeyMaterial, salt: salt, into: output)
+    }
+
+    private static func extractUnchecked(
+        _ ikm: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer, into prk: UnsafeMutableRawBufferPointer
+    ) {
+        if salt.isEmpty {
+            // RFC 5869 §2.2: a missing salt is HashLen zeros. HMAC pads short keys with zeros
+            // anyway, so this only makes the rule explicit.
+            withUnsafeTemporaryAllocation(byteCount: H.byteCount, alignment: 8) { zeros in
+                zeros.initializeMemory(as: UInt8.self, repeating: 0)
+                H.authenticate(parts: [ikm], key: UnsafeRawBufferPointer(zeros), into: prk)
+            }
+        } else {
+            H.authenticate(parts: [ikm], key: salt, into: prk)
+        }
+    }
+
+    /// Allocation-free expand filling all of `output` (1...255 × `H.byteCount` bytes).
+    static func expand(
+        _ prk: UnsafeRawBufferPointer, info infoBytes: UnsafeRawBufferPointer,
+        into output: UnsafeMutableRawBufferPointer
+    ) throws(CryptoError) {
+        try checkOutputCount(output.count)
+        guard prk.count >= H.byteCount else { throw .invalidKeySize(expected: H.byteCount, actual: prk.count) }
+        let outputByteCount = output.count
+        // T(1) = HMAC(PRK, info | 0x01); T(i) = HMAC(PRK, T(i-1) | info | i). Full blocks are
+        // written straight into the output, so T(i-1) is read back from there; only a final
+        // partial block goes through a scratch block on the stack, wiped before it is released
+        // (like the HMAC state, which is on the stack too).
+        var offset = 0
+        var counter: UInt8 = 1
+        while offset < outputByteCount {
+            let previous = UnsafeRawBufferPointer(rebasing: output[max(0, offset - H.byteCount)..<offset])
+            let take = min(H.byteCount, outputByteCount - offset)
+            withUnsafeBytes(of: counter) { counterByte in
+                let parts = [previous, infoBytes, counterByte]
+                if take == H.byteCount {
+                    let block = UnsafeMutableRawBufferPointer(rebasing: output[offset..<offset + H.byteCount])
+                    H.authenticate(parts: parts, key: prk, into: block)
+                } else {
+                    withUnsafeTemporaryAllocation(byteCount: H.byteCount, alignment: 8) { block in
+                        H.authenticate(parts: parts, key: prk, into: block)
+                        output.baseAddress!.advanced(by: offset).copyMemory(
+                            from: block.baseAddress!, byteCount: take)
+                        sodium_memzero(block.baseAddress!, block.count)
+                    }
+                }
+            }
+            offset += take
+            counter &+= 1
+        }
+    }
+
+    private static func checkOutputCount(_ count: Int) throws(CryptoError) {
         guard count > 0, count <= 255 * H.byteCount else {
             throw CryptoError.invalidParameters(
                 "HKDF output must be 1...\(255 * H.byteCount) bytes, got \(count)")

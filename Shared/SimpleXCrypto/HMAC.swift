@@ -61,6 +61,16 @@ public enum HMACSHA512: HMACFunction {
         isValidMac(Self.self, mac, message: message, key: key)
     }
 
+    /// Allocation-free HMAC-SHA-512 of `message` into `output`, which must be exactly 64 bytes.
+    public static func authenticate(
+        _ message: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) throws(CryptoError) {
+        guard output.count == byteCount else {
+            throw .invalidParameters("HMAC-SHA-512 output must be \(byteCount) bytes, got \(output.count)")
+        }
+        authenticate(parts: [message], key: key, into: output)
+    }
+
     static func authenticate(
         parts: [UnsafeRawBufferPointer], key: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
     ) {

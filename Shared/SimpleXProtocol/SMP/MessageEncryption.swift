@@ -31,6 +31,22 @@ public enum MessageEncryption {
         return try sharedKey.seal(padded, nonce: messageID)
     }
 
+    /// Pads and encrypts a body with a precomputed key the caller holds (the relay's per-queue
+    /// secret, read in place from its store): no guarded allocation per message.
+    public static func seal(
+        _ body: ReceivedMessageBody, messageID: [UInt8], precomputedKey: UnsafeRawBufferPointer
+    ) throws -> [UInt8] {
+        let padded = try Padding.pad(body.encoded(), to: paddedSize)
+        return try padded.withUnsafeBytes { input in
+            try messageID.withUnsafeBytes { nonce in
+                try [UInt8](unsafeUninitializedCapacity: encryptedSize) { out, initialized in
+                    initialized = try CryptoBox.seal(
+                        input, nonce: nonce, precomputedKey: precomputedKey, into: UnsafeMutableRawBufferPointer(out))
+                }
+            }
+        }
+    }
+
     /// Decrypts and reads a MSG body; a wrong key, wrong id or tampered body fails with
     /// `CryptoError.authenticationFailed`, a malformed plaintext with `ProtocolError`.
     public static func open(

@@ -5,20 +5,33 @@ public import SimpleXCrypto
 /// fresh secretbox key and nonce from HKDF-SHA512 of the current chain key, which the same
 /// derivation then replaces. Keys are never reused, so identical blocks encrypt differently, and
 /// a block only opens in its place in the sequence.
+///
+/// All of a chain's secrets live in one `SecureBuffer` allocated when the session starts and
+/// rewritten in place per block: a guarded allocation costs an mmap, an mprotect and an mlock,
+/// several times what sealing a 16 KB block does.
 public struct BlockChain: Sendable {
     static let initInfo = Array("SimpleXSbChainInit".utf8)
     static let stepInfo = Array("SimpleXSbChain".utf8)
     static let chainKeyCount = 32
 
-    /// Guarded memory whose bytes `chainKeyOffset..<+32` are the current chain key. It is the
-    /// whole HKDF output it was cut from, kept as is so a step costs no extra copy.
-    private var material: SecureBytes
-    private var chainKeyOffset: Int
+    // The buffer's layout: chain key, then the step's pseudorandom key, then the step's expand
+    // output = next chain key 32 ‖ secretbox key 32 ‖ nonce 24 ‖ 40 unused bytes.
+    private static let chainKeyRange = 0..<32
+    private static let prkRange = 32..<96
+    private static let outputRange = 96..<224
+    private static let keyRange = 128..<160
+    private static let nonceRange = 160..<184
+    private static let stateCount = 224
 
-    init(material: SecureBytes, chainKeyOffset: Int) {
-        precondition(material.count >= chainKeyOffset + Self.chainKeyCount)
-        self.material = material
-        self.chainKeyOffset = chainKeyOffset
+    /// Copy-on-write: written only when uniquely referenced (see `next(_:)`).
+    private var state: SecureBuffer
+
+    init(chainKey: UnsafeRawBufferPointer) {
+        precondition(chainKey.count == Self.chainKeyCount)
+        state = SecureBuffer(count: Self.stateCount)
+        state.withUnsafeMutableBytes { buffer in
+            UnsafeMutableRawBufferPointer(rebasing: buffer[Self.chainKeyRange]).copyMemory(from: chainKey)
+        }
     }
 
     /// simplexmq `sbcInit`: HKDF-SHA512(salt = sessionID, ikm = DH secret, info
@@ -31,46 +44,54 @@ public struct BlockChain: Sendable {
         } catch {
             preconditionFailure("HKDF of a fixed 64-byte output failed: \(error)")
         }
-        return (BlockChain(material: keys, chainKeyOffset: 0), BlockChain(material: keys, chainKeyOffset: 32))
+        return keys.withUnsafeBytes { bytes in
+            (
+                BlockChain(chainKey: UnsafeRawBufferPointer(rebasing: bytes[0..<32])),
+                BlockChain(chainKey: UnsafeRawBufferPointer(rebasing: bytes[32..<64]))
+            )
+        }
     }
 
-    /// The next block's secretbox key and nonce, advancing the chain (simplexmq `sbcHkdf`):
-    /// HKDF-SHA512(salt empty, ikm = chain key, info "SimpleXSbChain") → 88 bytes =
-    /// next chain key 32 ‖ secretbox key 32 ‖ nonce 24.
-    public mutating func next() -> (key: SecureBytes, nonce: [UInt8]) {
-        // The chain key is fresh input keying material each step, so the extract step cannot be
-        // hoisted: each block costs one extract HMAC and two expand HMACs (88 bytes > 64).
+    /// Advances the chain (simplexmq `sbcHkdf`: HKDF-SHA512(salt empty, ikm = chain key, info
+    /// "SimpleXSbChain") → 88 bytes = next chain key 32 ‖ secretbox key 32 ‖ nonce 24) and calls
+    /// `body` with the block's key and nonce, which are valid only during the call and are
+    /// overwritten by the next step.
+    public mutating func next<R>(
+        _ body: (_ key: UnsafeRawBufferPointer, _ nonce: UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        if !isKnownUniquelyReferenced(&state) { state = state.copy() }
+        return try state.withUnsafeMutableBytes { buffer in
+            Self.advance(buffer)
+            return try body(
+                UnsafeRawBufferPointer(rebasing: buffer[Self.keyRange]),
+                UnsafeRawBufferPointer(rebasing: buffer[Self.nonceRange]))
+        }
+    }
+
+    /// One derivation step inside the state buffer.
+    private static func advance(_ buffer: UnsafeMutableRawBufferPointer) {
+        // The chain key is fresh input keying material each step, so the extract step cannot
+        // be hoisted: each block costs one extract HMAC and two expand HMACs (88 bytes > 64).
         // Expanding to 128 bytes instead of 88 gives the same first 88 bytes (HKDF output is
-        // T(1) ‖ T(2) ‖ ...) and spares `expand` a guarded scratch block for the partial T(2).
-        let output: SecureBytes
+        // T(1) ‖ T(2) ‖ ...) and spares `expand` a scratch block for the partial T(2).
+        let chainKey = UnsafeMutableRawBufferPointer(rebasing: buffer[chainKeyRange])
+        let prk = UnsafeMutableRawBufferPointer(rebasing: buffer[prkRange])
+        let output = UnsafeMutableRawBufferPointer(rebasing: buffer[outputRange])
         do {
-            let prk = HKDFSHA512.extract(
-                inputKeyMaterial: SecureRegion(material, chainKeyOffset, Self.chainKeyCount), salt: [UInt8]())
-            output = try HKDFSHA512.expand(pseudoRandomKey: prk, info: Self.stepInfo, outputByteCount: 128)
+            try HKDFSHA512.extract(
+                inputKeyMaterial: UnsafeRawBufferPointer(chainKey), salt: UnsafeRawBufferPointer(start: nil, count: 0),
+                into: prk)
+            try stepInfo.withUnsafeBytes { info in
+                try HKDFSHA512.expand(pseudoRandomKey: UnsafeRawBufferPointer(prk), info: info, into: output)
+            }
         } catch {
-            preconditionFailure("HKDF of a fixed 128-byte output failed: \(error)")
+            preconditionFailure("HKDF of fixed sizes failed")
         }
-        let key = SecureBytes(count: SecretBox.keyCount) { out in
-            output.withUnsafeBytes { out.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[32..<64])) }
-        }
-        let nonce = output.withUnsafeBytes { [UInt8]($0[64..<88]) }
-        material = output
-        chainKeyOffset = 0
-        return (key, nonce)
-    }
-}
-
-/// A read-only window on guarded memory, to pass part of a `SecureBytes` without copying it out.
-private struct SecureRegion: ContiguousBytes {
-    let base: SecureBytes
-    let range: Range<Int>
-
-    init(_ base: SecureBytes, _ offset: Int, _ count: Int) {
-        self.base = base
-        range = offset..<offset + count
+        chainKey.copyMemory(from: UnsafeRawBufferPointer(rebasing: output[0..<32]))
     }
 
-    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try base.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    /// The next block's key and nonce as values (two allocations): for tests and one-off use.
+    public mutating func next() -> (key: SecureBytes, nonce: [UInt8]) {
+        next { key, nonce in (SecureBytes(copying: key), Array(nonce)) }
     }
 }

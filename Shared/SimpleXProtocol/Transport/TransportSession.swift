@@ -65,9 +65,10 @@ public struct TransportSession: Sendable {
             throw .blockSize(expected: Self.paddedBlockSize, actual: padded.count)
         }
         guard block.count == Self.blockSize else { throw .blockSize(expected: Self.blockSize, actual: block.count) }
-        let (key, nonce) = sendChain.next()
         do {
-            try SecretBox.seal(padded, nonce: nonce, key: key, into: block)
+            try sendChain.next { key, nonce in
+                try SecretBox.seal(padded, nonce: nonce, key: key, into: block)
+            }
         } catch {
             // Sizes are checked above; a fresh 32-byte key and 24-byte nonce cannot be refused.
             preconditionFailure("secretbox of a checked block failed: \(error)")
@@ -96,9 +97,10 @@ public struct TransportSession: Sendable {
         guard padded.count == Self.paddedBlockSize else {
             throw .blockSize(expected: Self.paddedBlockSize, actual: padded.count)
         }
-        let (key, nonce) = receiveChain.next()
         do {
-            try SecretBox.open(block, nonce: nonce, key: key, into: padded)
+            try receiveChain.next { key, nonce in
+                try SecretBox.open(block, nonce: nonce, key: key, into: padded)
+            }
         } catch {
             throw .blockAuthentication
         }

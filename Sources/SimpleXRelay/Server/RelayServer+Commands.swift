@@ -223,9 +223,7 @@ struct CommandContext {
 
     /// The MSG for `message`, encrypted for the queue's recipient.
     private func delivery(_ message: StoredMessage, queue id: QueueID) -> SMPResponse? {
-        guard let record = store.store.queue(recipientID: id),
-            let key = try? CryptoBox.SharedKey(precomputed: record.recipientDHSecret.bytes)
-        else { return nil }
+        guard let record = store.store.queue(recipientID: id) else { return nil }
         let content: ReceivedMessageBody.Content
         switch message.content {
         case .message(let flags, let body):
@@ -234,11 +232,16 @@ struct CommandContext {
             content = .quota
         }
         let body = ReceivedMessageBody(timestamp: message.timestamp, content: content)
-        guard let encrypted = try? MessageEncryption.seal(body, messageID: message.id.bytes, sharedKey: key) else {
-            return nil
-        }
+        // The secret is already in the store's plain memory (QueueRecord), so it is used where it is
+        // rather than copied into a guarded allocation per message.
+        let messageID = message.id.bytes
+        guard
+            let encrypted = try? record.recipientDHSecret.withUnsafeBytes({ key in
+                try MessageEncryption.seal(body, messageID: messageID, precomputedKey: key)
+            })
+        else { return nil }
         server.statistics.messagesOut += 1
-        return .msg(messageID: message.id.bytes, encryptedBody: encrypted)
+        return .msg(messageID: messageID, encryptedBody: encrypted)
     }
 
     /// Sends `message` to the queue's subscriber as an event.

@@ -144,6 +144,9 @@ public final class RelayServer: @unchecked Sendable {
                 session.connection.close()
             }
         case .active(var transport):
+            // Take the session out of the state while it advances, so its chain buffer is
+            // uniquely referenced and rewritten in place rather than copied (copy-on-write).
+            session.state = .closed
             let padded: [UInt8]
             do {
                 padded = try transport.openBlock(block)

@@ -43,6 +43,9 @@ final class RelaySession {
     /// Seals the pending transmissions into as few blocks as they fit and sends them.
     func flush() {
         guard !pending.isEmpty, case .active(var session) = state else { return }
+        // Out of the state while it advances: the chain buffer stays uniquely referenced and is
+        // rewritten in place, not copied (copy-on-write).
+        state = .closed
         let transmissions = pending
         pending.removeAll(keepingCapacity: true)
         for batch in TransportBlock.batch(transmissions) {

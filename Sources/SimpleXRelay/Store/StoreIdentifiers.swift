@@ -81,6 +81,12 @@ public struct Key32: Hashable, Sendable {
         self.init(w0: words[0], w1: words[1], w2: words[2], w3: words[3])
     }
 
+    /// Calls `body` with the 32 bytes in a stack copy, in the order they were given (no heap array).
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var words = (w0.littleEndian, w1.littleEndian, w2.littleEndian, w3.littleEndian)
+        return try Swift.withUnsafeBytes(of: &words) { try body($0) }
+    }
+
     /// The 32 bytes, in the order they were given.
     public var bytes: [UInt8] {
         var result = [UInt8](repeating: 0, count: 32)

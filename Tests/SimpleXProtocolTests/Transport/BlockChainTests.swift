@@ -126,4 +126,39 @@ import Testing
         #expect(key == SecureBytes(copying: step.withUnsafeBytes { Array($0[32..<64]) }))
         #expect(nonce == step.withUnsafeBytes { Array($0[64..<88]) })
     }
+
+    /// The chain's state is one guarded buffer rewritten in place: copies of a session must still
+    /// behave as values (copy-on-write), or two copies would advance one chain between them.
+    @Test func copiedSessionsAdvanceIndependently() throws {
+        var (server, client) = try TransportFixture.connect()
+        var serverCopy = server
+        let first = try server.sealBlock(TransportFixture.padded(0))
+        #expect(try serverCopy.sealBlock(TransportFixture.padded(0)) == first)
+        let second = try server.sealBlock(TransportFixture.padded(1))
+        #expect(try serverCopy.sealBlock(TransportFixture.padded(1)) == second)
+        var clientCopy = client
+        #expect(try client.openBlock(first) == TransportFixture.padded(0))
+        #expect(try client.openBlock(second) == TransportFixture.padded(1))
+        // The copy was not advanced by the original's reads.
+        #expect(try clientCopy.openBlock(first) == TransportFixture.padded(0))
+    }
+
+    /// The in-place step gives the same keys and nonces as the allocating HKDF, step after step.
+    @Test func inPlaceStepsMatchTheAllocatingDerivation() throws {
+        let secret = SecureBytes.random(count: 32)
+        let sessionID = Random.bytes(count: 32)
+        var chain = BlockChain.pair(sessionID: sessionID, sharedSecret: secret).second
+        let initKeys = try HKDFSHA512.deriveKey(
+            inputKeyMaterial: secret, salt: sessionID, info: Array("SimpleXSbChainInit".utf8), outputByteCount: 64)
+        var chainKey = initKeys.withUnsafeBytes { Array($0[32..<64]) }
+        for _ in 0..<5 {
+            let step = try HKDFSHA512.deriveKey(
+                inputKeyMaterial: chainKey, salt: [UInt8](), info: Array("SimpleXSbChain".utf8), outputByteCount: 88)
+            let bytes = step.withUnsafeBytes { Array($0) }
+            let (key, nonce) = chain.next { key, nonce in (Array(key), Array(nonce)) }
+            #expect(key == Array(bytes[32..<64]))
+            #expect(nonce == Array(bytes[64..<88]))
+            chainKey = Array(bytes[0..<32])
+        }
+    }
 }
