@@ -4,7 +4,7 @@ import SimpleXProtocol
 
 /// SMP commands against the store (loop thread). Replies go into the session's pending list and
 /// leave after the turn's journal commit; deliveries to other subscribers likewise.
-extension RelayServer {
+extension RelayCore {
     func process(_ bytes: [UInt8], on session: RelaySession, transport: TransportSession) {
         let transmission: SMPTransmission
         do {
@@ -32,7 +32,7 @@ extension RelayServer {
 
 /// One command's execution: authorization, then the store.
 struct CommandContext {
-    let server: RelayServer
+    let server: RelayCore
     let session: RelaySession
     let transport: TransportSession
     let transmission: SMPTransmission

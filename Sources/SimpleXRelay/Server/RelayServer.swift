@@ -20,12 +20,11 @@ public final class RelayServer: @unchecked Sendable {
     let config: ServerConfig
     let group: EventLoopGroup
     var loop: EventLoop { group.loops[0] }
-    let store: DurableQueueStore
+    /// The store, the subscriptions and the statistics, and the command handling over them.
+    let core: RelayCore
+    var store: DurableQueueStore { core.store }
     private var blockServer: BlockServer?
     var sessions: [Int: RelaySession] = [:]
-    /// The one connection subscribed to each queue (SMP: a new SUB ends the previous one).
-    var subscribers: [QueueID: RelaySession] = [:]
-    var statistics = RelayStatistics()
     private var nextSessionID = 0
     private var commitScheduled = false
     private var timers: [String: TimerHandle] = [:]
@@ -42,14 +41,14 @@ public final class RelayServer: @unchecked Sendable {
         let storeDirectory = files.storeDirectory(config)
         do {
             try GroupContainer.ensurePrivateDirectory(storeDirectory, createParents: true)
-            store = try DurableQueueStore(
+            core = RelayCore(store: try DurableQueueStore(
                 directory: storeDirectory,
                 configuration: QueueStoreConfiguration(
                     quota: config.queueQuota, messageTTL: .seconds(config.messageExpiryDays * 86_400)),
                 environment: environment,
                 options: .init(
                     syncPolicy: config.fsyncIntervalMilliseconds == 0
-                        ? .everyCommit : .interval(milliseconds: config.fsyncIntervalMilliseconds)))
+                        ? .everyCommit : .interval(milliseconds: config.fsyncIntervalMilliseconds))))
         } catch {
             throw .store("cannot open the store in \(storeDirectory): \(error)")
         }
@@ -92,7 +91,7 @@ public final class RelayServer: @unchecked Sendable {
             blockServer = nil
             for timer in timers.values { timer.cancel() }
             timers = [:]
-            for session in sessions.values { session.connection.close() }
+            for session in sessions.values { session.connection?.close() }
             do { try store.close() } catch { log("smp-server: closing the store failed: \(error)") }
             done.signal()
         }
@@ -103,7 +102,7 @@ public final class RelayServer: @unchecked Sendable {
     /// Logs the statistics line now (SIGUSR1).
     public func logStatistics() {
         loop.execute { [self] in
-            log(statistics.line(queues: store.store.queueCount, storedMessages: store.store.storedMessageCount))
+            log(core.statistics.line(queues: store.store.queueCount, storedMessages: store.store.storedMessageCount))
         }
     }
 
@@ -113,8 +112,8 @@ public final class RelayServer: @unchecked Sendable {
         nextSessionID += 1
         let session = RelaySession(id: nextSessionID, connection: connection, handshake: ServerHandshake(identity: identity))
         sessions[session.id] = session
-        statistics.connectionsOpen += 1
-        statistics.connectionsTotal += 1
+        core.statistics.connectionsOpen += 1
+        core.statistics.connectionsTotal += 1
         connection.start(
             onBlock: { [unowned self] _, block in received(Array(block), on: session) },
             onClose: { [unowned self] _, _ in closed(session) })
@@ -124,11 +123,9 @@ public final class RelayServer: @unchecked Sendable {
     }
 
     private func closed(_ session: RelaySession) {
-        session.state = .closed
-        for queue in session.subscriptions where subscribers[queue] === session { subscribers[queue] = nil }
-        session.subscriptions.removeAll()
+        core.closed(session)
         sessions[session.id] = nil
-        statistics.connectionsOpen -= 1
+        core.statistics.connectionsOpen -= 1
     }
 
     private func received(_ block: [UInt8], on session: RelaySession) {
@@ -140,8 +137,8 @@ public final class RelayServer: @unchecked Sendable {
                 session.state = .active(try handshake.receive(ClientHello.decode(block)))
             } catch {
                 // A client that cannot complete the handshake (wrong key hash, version, garbage).
-                statistics.badBlocks += 1
-                session.connection.close()
+                core.statistics.badBlocks += 1
+                session.connection?.close()
             }
         case .active(var transport):
             // Take the session out of the state while it advances, so its chain buffer is
@@ -152,18 +149,12 @@ public final class RelayServer: @unchecked Sendable {
                 padded = try transport.openBlock(block)
             } catch {
                 // The block chain is out of step: nothing more from this connection can be read.
-                statistics.badBlocks += 1
-                session.connection.close()
+                core.statistics.badBlocks += 1
+                session.connection?.close()
                 return
             }
             session.state = .active(transport)
-            guard let transmissions = try? TransportBlock.decode(padded) else {
-                statistics.badBlocks += 1
-                session.enqueue(.err(.block), correlationID: .empty, entityID: .empty)
-                scheduleCommit()
-                return
-            }
-            for bytes in transmissions { process(bytes, on: session, transport: transport) }
+            core.receive(padded, on: session, transport: transport)
             scheduleCommit()
         }
     }
@@ -181,7 +172,7 @@ public final class RelayServer: @unchecked Sendable {
                 // Nothing of this turn is durable: answer nothing (clients retry), and stop serving
                 // rather than acknowledge what could be lost.
                 log("smp-server: journal write failed, stopping: \(error)")
-                for session in sessions.values { session.connection.close() }
+                for session in sessions.values { session.connection?.close() }
                 exit(EX_IOERR)
             }
             for session in sessions.values where !session.pending.isEmpty { session.flush() }
@@ -200,7 +191,7 @@ public final class RelayServer: @unchecked Sendable {
         }
         if config.statisticsInterval > 0 {
             repeating("statistics", every: .seconds(config.statisticsInterval)) { [self] in
-                log(statistics.line(queues: store.store.queueCount, storedMessages: store.store.storedMessageCount))
+                log(core.statistics.line(queues: store.store.queueCount, storedMessages: store.store.storedMessageCount))
             }
         }
     }

@@ -11,7 +11,8 @@ final class RelaySession {
     }
 
     let id: Int
-    let connection: BlockConnection
+    /// nil for a connection driven in process (`InProcessRelay`), whose blocks are plaintext.
+    let connection: BlockConnection?
     var state: State
     /// Queues this connection is subscribed to (the relay's `subscribers` is the other side).
     var subscriptions: Set<QueueID> = []
@@ -21,7 +22,7 @@ final class RelaySession {
     /// queue per session instead of one per command.
     var authenticatorKeys: [Key32: QueueAuthenticatorKey] = [:]
 
-    init(id: Int, connection: BlockConnection, handshake: ServerHandshake) {
+    init(id: Int, connection: BlockConnection?, handshake: ServerHandshake) {
         self.id = id
         self.connection = connection
         state = .awaitingClientHello(handshake)
@@ -51,7 +52,7 @@ final class RelaySession {
         for batch in TransportBlock.batch(transmissions) {
             do {
                 let block = try session.sealBlock(TransportBlock.encode(batch))
-                connection.send(block)
+                connection?.send(block)
             } catch {
                 // Only a transmission too large for any block lands here; it is dropped, not sent.
                 continue
