@@ -60,28 +60,41 @@ import Testing
         defer { server.stop() }
         let raw = try RawClient(port: server.port, receiveBuffer: 4096)
         let blocks = (0..<200).map { patternBlock(size: blockSize, seed: $0) }
-        // Write everything from another task while this one reads slowly: the server must pause and resume.
-        let writer = Task.detached { [fd = raw.fd] in
-            for block in blocks {
+        // Write everything from one thread while another reads slowly: the server must pause and
+        // resume. Plain threads, not tasks: blocking socket calls on the few cooperative threads
+        // starve each other (and every other test) on a loaded 2-core machine.
+        let wroteAll = Shared<Bool?>(nil)
+        Thread.detachNewThread { [fd = raw.fd] in
+            var ok = true
+            for block in blocks where ok {
                 var offset = 0
                 while offset < block.count {
                     let sent = block.withUnsafeBytes {
                         Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
                     }
-                    if sent <= 0 { return false }
+                    if sent <= 0 {
+                        ok = false
+                        break
+                    }
                     offset += sent
                 }
             }
-            return true
+            wroteAll.withLock { $0 = ok }
         }
-        var received: [[UInt8]] = []
-        for _ in blocks {
-            received.append(raw.read(count: blockSize))
-            if received.count % 20 == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let echoes: [[UInt8]] = await withCheckedContinuation { [fd = raw.fd] done in
+            Thread.detachNewThread {
+                var received: [[UInt8]] = []
+                for _ in blocks {
+                    received.append(RawClient.read(fd, count: blockSize))
+                    if received.count % 20 == 0 { usleep(5_000) }
+                }
+                done.resume(returning: received)
+            }
         }
-        let echoes = received
-        #expect(await writer.value)
-        #expect(echoes == blocks)
+        #expect(await eventually { wroteAll.withLock { $0 } != nil })
+        #expect(wroteAll.withLock { $0 } == true)
+        let same = echoes == blocks
+        #expect(same, "echoed \(echoes.filter { $0.count == blockSize }.count) whole blocks of \(blocks.count); first mismatch at \(zip(echoes, blocks).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
         #expect(server.closes.closes.isEmpty)
     }
 

@@ -120,7 +120,10 @@ final class RawClient {
     }
 
     /// Reads exactly `count` bytes (or fewer if the peer closes or the read times out).
-    func read(count: Int) -> [UInt8] {
+    func read(count: Int) -> [UInt8] { Self.read(fd, count: count) }
+
+    /// The same on a bare descriptor, for reading from a thread of the test's own.
+    static func read(_ fd: Int32, count: Int) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
