@@ -76,7 +76,7 @@ private func perMessageCostLines() throws -> [String] {
     }
     let allocating = try operationsPerSecond {
         let (sealKey, sealNonce) = try allocatingStep()
-        try block.withUnsafeMutableBytes { try SecretBox.seal(padded, nonce: sealNonce, key: sealKey, into: $0) }
+        _ = try block.withUnsafeMutableBytes { try SecretBox.seal(padded, nonce: sealNonce, key: sealKey, into: $0) }
         let (openKey, openNonce) = try allocatingStep()
         _ = try? opened.withUnsafeMutableBytes { try SecretBox.open(block, nonce: openNonce, key: openKey, into: $0) }
     }
@@ -84,7 +84,7 @@ private func perMessageCostLines() throws -> [String] {
         let key = SecureBytes.random(count: 32)
         let nonce = [UInt8](repeating: 1, count: 24)
         _ = key
-        try block.withUnsafeMutableBytes { try SecretBox.seal(padded, nonce: nonce, key: key, into: $0) }
+        _ = try block.withUnsafeMutableBytes { try SecretBox.seal(padded, nonce: nonce, key: key, into: $0) }
     }
 
     // MSG delivery: the queue's 32-byte secret from the store, a fresh 24-byte id, a full body.

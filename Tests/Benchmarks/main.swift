@@ -9,3 +9,9 @@ for line in try await foundationBenchmarkLines() { print("  " + line) }
 print("")
 print("## Crypto wrapper overhead vs a C loop (issue 2)")
 for line in cryptoBenchmarkLines() { print("  " + line) }
+print("")
+print("## Relay throughput: 16 KB send → deliver → ACK, and Redis PUBLISH/SUBSCRIBE (issue 3)")
+for line in try await relayThroughputBenchmarkLines() { print("  " + line) }
+print("")
+print("## Relay memory per idle queue, restart with 1M queues, fuzzing (issue 3)")
+for line in try await relayStoreBenchmarkLines() { print("  " + line) }

@@ -56,6 +56,7 @@ public struct BlockChain: Sendable {
     /// "SimpleXSbChain") → 88 bytes = next chain key 32 ‖ secretbox key 32 ‖ nonce 24) and calls
     /// `body` with the block's key and nonce, which are valid only during the call and are
     /// overwritten by the next step.
+    @discardableResult
     public mutating func next<R>(
         _ body: (_ key: UnsafeRawBufferPointer, _ nonce: UnsafeRawBufferPointer) throws -> R
     ) rethrows -> R {
