@@ -86,7 +86,8 @@ public final class RelayServer: @unchecked Sendable {
     /// Stops accepting, closes every connection, writes the store out and stops the loop.
     public func stop() {
         let done = DispatchSemaphore(value: 0)
-        loop.execute { [self] in
+        // A loop already stopped (a second stop) runs nothing: waiting for it would hang.
+        let queued = loop.execute { [self] in
             blockServer?.close()
             blockServer = nil
             for timer in timers.values { timer.cancel() }
@@ -95,6 +96,7 @@ public final class RelayServer: @unchecked Sendable {
             do { try store.close() } catch { log("smp-server: closing the store failed: \(error)") }
             done.signal()
         }
+        guard queued else { return }
         done.wait()
         group.shutdown()
     }
