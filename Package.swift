@@ -47,7 +47,9 @@ let package = Package(
         .executableTarget(name: "smp-server", dependencies: ["SimpleXRelay"], path: "Sources/smp-server"),
 
         // Tests, the helper process they drive, and the benchmarks.
-        .target(name: "TestSupport", dependencies: ["SimpleXDesktop"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["SimpleXDesktop", "SimpleXRelay", "SimpleXProtocol", "SimpleXCrypto"],
+            path: "Tests/TestSupport"),
         .executableTarget(
             name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXRelay"],
             path: "Tests/TestPeer"),
@@ -56,6 +58,7 @@ let package = Package(
             name: "simplex-bench",
             dependencies: [
                 "SimpleXCrypto", "SimpleXProtocol", "SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "CBench",
+                "TestSupport",
             ],
             path: "Tests/Benchmarks"),
         .testTarget(name: "SimpleXCryptoTests", dependencies: ["SimpleXCrypto"]),

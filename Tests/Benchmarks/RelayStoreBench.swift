@@ -2,6 +2,7 @@ import Foundation
 import SimpleXCrypto
 import SimpleXProtocol
 import SimpleXRelay
+import TestSupport
 
 /// The relay issue's figures: resident memory per idle subscribed queue, restart time with 1M
 /// stored queues, and the fuzz rate (in process, and over the real transport).
@@ -45,7 +46,7 @@ enum RelayBench {
         let clients = try (0..<4).map { _ in try BenchRelayClient(port: relay.port, keyHash: relay.keyHash) }
         for client in clients { _ = try client.command(SMPTransmission.command(.ping, correlationID: .random(), entityID: .empty)) }
         let baseline = try relay.residentBytes()
-        let key = try FuzzKey.ed25519()
+        let key = try TestQueueKey.ed25519()
         let dh = X25519.generateKeyPair()
         var created = 0
         var lines: [String] = []

@@ -14,8 +14,8 @@ import TestSupport
         let relay: InProcessRelay
         let recipient: InProcessRelay.Connection
         let sender: InProcessRelay.Connection
-        let recipientKey = try! FuzzKey.ed25519()
-        let senderKey = try! FuzzKey.ed25519()
+        let recipientKey = try! TestQueueKey.ed25519()
+        let senderKey = try! TestQueueKey.ed25519()
         let dh = X25519.generateKeyPair()
         var recipientID = EntityID.empty
         var senderID = EntityID.empty
@@ -36,7 +36,7 @@ import TestSupport
         }
 
         /// One command in its own block; its reply (events for the connection must not be there).
-        func command(_ command: SMPCommand, entity: EntityID = .empty, on connection: InProcessRelay.Connection, key: FuzzKey?) throws -> SMPResponse {
+        func command(_ command: SMPCommand, entity: EntityID = .empty, on connection: InProcessRelay.Connection, key: TestQueueKey?) throws -> SMPResponse {
             let correlationID = CorrelationID.random()
             let session = connection.client
             let transmission =

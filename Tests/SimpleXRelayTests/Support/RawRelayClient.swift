@@ -172,31 +172,6 @@ final class RawRelayClient: @unchecked Sendable {
 
 struct RelayClosedConnection: Error {}
 
-/// A queue authorization key pair for tests: Ed25519 (signatures) or X25519 (authenticators).
-struct TestQueueKey: @unchecked Sendable {
-    // @unchecked Sendable: immutable after init.
-    let publicKey: AuthPublicKey
-    private let ed25519: Ed25519.KeyPair?
-    private let x25519: X25519.KeyPair?
-
-    static func ed25519() throws -> TestQueueKey {
-        let pair = Ed25519.generateKeyPair()
-        return TestQueueKey(publicKey: try AuthPublicKey(algorithm: .ed25519, raw: pair.publicKey), ed25519: pair, x25519: nil)
-    }
-
-    static func x25519() throws -> TestQueueKey {
-        let pair = X25519.generateKeyPair()
-        return TestQueueKey(publicKey: try AuthPublicKey(algorithm: .x25519, raw: pair.publicKey), ed25519: nil, x25519: pair)
-    }
-
-    func authorize(_ signed: [UInt8], correlationID: CorrelationID, session: TransportSession) throws -> [UInt8] {
-        if let ed25519 { return try CommandAuthorization.sign(signed, secretKey: ed25519.secretKey) }
-        guard let x25519 else { return [] }
-        let key = try QueueAuthenticatorKey(queueAuthPrivateKey: x25519.privateKey, session: session)
-        return try CommandAuthorization.authenticate(signed, correlationID: correlationID.bytes, key: key)
-    }
-}
-
 /// A recipient's view of one queue: its keys, ids and the key to decrypt MSG bodies.
 struct TestQueue {
     let recipientKey: TestQueueKey

@@ -5,17 +5,17 @@ import SimpleXProtocol
 import SimpleXRelay
 
 /// A seeded generator (SplitMix64), so a failing fuzz run can be repeated from its seed.
-struct FuzzRandom: RandomNumberGenerator {
+public struct FuzzRandom: RandomNumberGenerator {
     var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-    mutating func bytes(_ count: Int) -> [UInt8] {
+    public mutating func bytes(_ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: (count + 7) & ~7)
         bytes.withUnsafeMutableBytes { raw in
             for offset in stride(from: 0, to: raw.count, by: 8) { raw.storeBytes(of: next(), toByteOffset: offset, as: UInt64.self) }
@@ -28,16 +28,16 @@ struct FuzzRandom: RandomNumberGenerator {
 /// Feeds an `InProcessRelay` blocks built from valid, really signed commands on queues it owns
 /// (NEW SUB KEY SKEY SEND ACK GET OFF DEL PING), mutated at the command or the block level, and
 /// random blocks; checks that every block is answered (a reply per transmission, or ERR BLOCK).
-final class RelayFuzzer {
+public final class RelayFuzzer {
     /// What kind of input a step fed.
-    enum Kind: CaseIterable { case valid, mutatedTransmissions, mutatedBlock, randomTransmissions, randomBlock }
+    public enum Kind: CaseIterable { case valid, mutatedTransmissions, mutatedBlock, randomTransmissions, randomBlock }
 
     /// A queue the fuzzer created, with what it needs to sign for it.
     struct Queue {
-        let recipientKey: FuzzKey
+        let recipientKey: TestQueueKey
         let recipientID: EntityID
         let senderID: EntityID
-        let senderKey: FuzzKey
+        let senderKey: TestQueueKey
         var lastMessageID: [UInt8]?
     }
 
@@ -47,17 +47,17 @@ final class RelayFuzzer {
     private(set) var queues: [Queue] = []
     private var pool: [[UInt8]] = []
     /// NEWs in the pool by correlation id: their IDS replies become queues.
-    private var newKeys: [CorrelationID: FuzzKey] = [:]
-    private var keys: [FuzzKey]
+    private var newKeys: [CorrelationID: TestQueueKey] = [:]
+    private var keys: [TestQueueKey]
     private let dh = X25519.generateKeyPair()
     private var stepsSincePool = 0
     /// Blocks that were not answered as the protocol requires.
-    private(set) var unanswered = 0
-    private(set) var counts: [Kind: Int] = [:]
+    public private(set) var unanswered = 0
+    public private(set) var counts: [Kind: Int] = [:]
     /// Replies by their first bytes of command (OK, ERR ..., MSG, IDS ...), to show the depth reached.
-    private(set) var replyKinds: [String: Int] = [:]
+    public private(set) var replyKinds: [String: Int] = [:]
 
-    init(relay: InProcessRelay, seed: UInt64) throws {
+    public init(relay: InProcessRelay, seed: UInt64) throws {
         self.relay = relay
         connection = try relay.connect()
         random = FuzzRandom(seed: seed)
@@ -67,7 +67,7 @@ final class RelayFuzzer {
 
     /// One input: builds it, feeds it, checks the answer. Returns the kind it fed.
     @discardableResult
-    func step() throws -> Kind {
+    public func step() throws -> Kind {
         stepsSincePool += 1
         if stepsSincePool >= 500 || pool.isEmpty { try refillPool() }
         let roll = Int.random(in: 0..<100, using: &random)
@@ -212,7 +212,7 @@ final class RelayFuzzer {
 
     private func correlation() -> CorrelationID { CorrelationID(random.bytes(CorrelationID.count)) }
 
-    private func signed(_ command: SMPCommand, _ correlationID: CorrelationID, _ entity: EntityID, _ key: FuzzKey) throws -> [UInt8] {
+    private func signed(_ command: SMPCommand, _ correlationID: CorrelationID, _ entity: EntityID, _ key: TestQueueKey) throws -> [UInt8] {
         let session = connection.client
         return try SMPTransmission.command(command, correlationID: correlationID, entityID: entity, sessionID: session.sessionID) {
             try key.authorize($0, correlationID: correlationID, session: session)
@@ -242,24 +242,25 @@ final class RelayFuzzer {
     }
 }
 
-/// A queue authorization key: Ed25519 (signatures) or X25519 (authenticators).
-struct FuzzKey: @unchecked Sendable {
+/// A queue authorization key for tests and benchmarks: Ed25519 (signatures) or X25519
+/// (authenticators).
+public struct TestQueueKey: @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
-    let publicKey: AuthPublicKey
+    public let publicKey: AuthPublicKey
     private let ed25519: Ed25519.KeyPair?
     private let x25519: X25519.KeyPair?
 
-    static func ed25519() throws -> FuzzKey {
+    public static func ed25519() throws -> TestQueueKey {
         let pair = Ed25519.generateKeyPair()
-        return FuzzKey(publicKey: try AuthPublicKey(algorithm: .ed25519, raw: pair.publicKey), ed25519: pair, x25519: nil)
+        return TestQueueKey(publicKey: try AuthPublicKey(algorithm: .ed25519, raw: pair.publicKey), ed25519: pair, x25519: nil)
     }
 
-    static func x25519() throws -> FuzzKey {
+    public static func x25519() throws -> TestQueueKey {
         let pair = X25519.generateKeyPair()
-        return FuzzKey(publicKey: try AuthPublicKey(algorithm: .x25519, raw: pair.publicKey), ed25519: nil, x25519: pair)
+        return TestQueueKey(publicKey: try AuthPublicKey(algorithm: .x25519, raw: pair.publicKey), ed25519: nil, x25519: pair)
     }
 
-    func authorize(_ signed: [UInt8], correlationID: CorrelationID, session: TransportSession) throws -> [UInt8] {
+    public func authorize(_ signed: [UInt8], correlationID: CorrelationID, session: TransportSession) throws -> [UInt8] {
         if let ed25519 { return try CommandAuthorization.sign(signed, secretKey: ed25519.secretKey) }
         guard let x25519 else { return [] }
         let key = try QueueAuthenticatorKey(queueAuthPrivateKey: x25519.privateKey, session: session)
