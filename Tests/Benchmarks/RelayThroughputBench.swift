@@ -385,7 +385,13 @@ private final class BenchSMPConnection: @unchecked Sendable {
         do {
             while true {
                 var acks: [[UInt8]] = []
-                for received in try receiveBlock(&block) {
+                // Every block that has already arrived is answered together: the ACKs of one
+                // turn share blocks, as the SMP client library batches them.
+                var transmissions = try receiveBlock(&block)
+                while transmissions.count < 400 && socket.availableBytes() >= TransportBlock.size {
+                    transmissions += try receiveBlock(&block)
+                }
+                for received in transmissions {
                     let response = try received.decodeResponse()
                     switch response {
                     case .msg(let messageID, _):
@@ -650,6 +656,13 @@ private final class BenchSocket: @unchecked Sendable {
             var offset = 0
             while offset < raw.count { offset += try readSome(raw.baseAddress! + offset, count: raw.count - offset) }
         }
+    }
+
+    /// Bytes received and not yet read (FIONREAD): a reader drains what has arrived before it
+    /// answers, as an event-loop client does in one turn.
+    func availableBytes() -> Int {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
     }
 
     func readSome(_ pointer: UnsafeMutableRawPointer, count: Int) throws -> Int {
