@@ -30,7 +30,9 @@ public enum AMessage: Hashable, Sendable {
             writer.append(body)
         case .receipts(let receipts):
             writer.append(ascii: "V")
-            try writer.appendNonEmpty(receipts, "receipts") { (w, r) throws(ProtocolError) in try r.encode(to: &w) }
+            try writer.appendNonEmpty(receipts, "receipts") { (w, r) throws(ProtocolError) in
+                try r.encode(to: &w)
+            }
         case .queueContinue(let address):
             writer.append(ascii: "QC")
             try address.encode(to: &writer)
@@ -71,8 +73,11 @@ public enum AMessage: Hashable, Sendable {
         case UInt8(ascii: "M"): return .message(body: reader.readTail())
         case UInt8(ascii: "V"):
             return .receipts(
-                try reader.readNonEmpty("receipts") { (r) throws(ProtocolError) in try AMessageReceipt.decode(&r) })
-        case UInt8(ascii: "E"): return .ratchetReady(lastDecryptedMessageID: try reader.readInt64("message id"))
+                try reader.readNonEmpty("receipts") { (r) throws(ProtocolError) in
+                    try AMessageReceipt.decode(&r)
+                })
+        case UInt8(ascii: "E"):
+            return .ratchetReady(lastDecryptedMessageID: try reader.readInt64("message id"))
         case UInt8(ascii: "Q"): break
         default: throw .unknownTag("message tag \(reader.describeTag([tag]))")
         }

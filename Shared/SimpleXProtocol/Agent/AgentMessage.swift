@@ -21,7 +21,9 @@ public enum AgentMessage: Hashable, Sendable {
             writer.append(info)
         case .connInfoReply(let queues, let info):
             writer.append(UInt8(ascii: "D"))
-            try writer.appendNonEmpty(queues, "reply queues") { (w, q) throws(ProtocolError) in try q.encode(to: &w) }
+            try writer.appendNonEmpty(queues, "reply queues") { (w, q) throws(ProtocolError) in
+                try q.encode(to: &w)
+            }
             writer.append(info)
         case .ratchetInfo(let info):
             writer.append(UInt8(ascii: "R"))

@@ -73,7 +73,9 @@ public struct PubHeader: Hashable, Sendable {
 
     public func encode(to writer: inout ByteWriter) throws(ProtocolError) {
         writer.appendWord16(version)
-        try writer.appendOptional(senderDHKey) { (w, key) throws(ProtocolError) in try w.appendPublicKey(key, .x25519) }
+        try writer.appendOptional(senderDHKey) { (w, key) throws(ProtocolError) in
+            try w.appendPublicKey(key, .x25519)
+        }
     }
 
     public static func decode(_ reader: inout ByteReader) throws(ProtocolError) -> PubHeader {

@@ -113,7 +113,8 @@ public struct ConnectionLink: Hashable, Sendable, CustomStringConvertible {
         if let e2e = mode.e2eParams, e2e.versionRange.intersection(supportedE2EVersions) == nil {
             throw .incompatibleE2EVersion(offered: e2e.versionRange, supported: supportedE2EVersions)
         }
-        try self.init(mode: mode, agentVersionRange: agentVersions, queues: queues, clientData: query.value("data"))
+        try self.init(
+            mode: mode, agentVersionRange: agentVersions, queues: queues, clientData: query.value("data"))
     }
 
     /// The link path (`invitation` or `contact`) and the query after `#/?`.
@@ -124,7 +125,9 @@ public struct ConnectionLink: Hashable, Sendable, CustomStringConvertible {
         } else if text.lowercased().hasPrefix("https://") {
             let afterScheme = text.dropFirst("https://".count)
             let host = afterScheme.prefix(while: { $0 != "/" && $0 != "#" && $0 != "?" })
-            guard isValidWebHost(host) else { throw .malformed("web address \(String(host).debugDescription)") }
+            guard isValidWebHost(host) else {
+                throw .malformed("web address \(String(host).debugDescription)")
+            }
             rest = afterScheme[host.endIndex...]
         } else if let colon = text.firstIndex(of: ":"), colon > text.startIndex,
             text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })

@@ -39,7 +39,8 @@ public enum ConnectionLinkError: Error, Hashable, Sendable, CustomStringConverti
         case .invalidParameter(let name, let reason):
             return "link parameter \(name) is invalid: \(reason)"
         case .unsupportedKeyType(let algorithm, let parameter):
-            return "\(algorithm) keys are not supported (in \(parameter)): this looks like a SimpleX Chat link, "
+            return
+                "\(algorithm) keys are not supported (in \(parameter)): this looks like a SimpleX Chat link, "
                 + "and this client only uses X25519 keys"
         case .incompatibleAgentVersion(let offered, let supported):
             return "incompatible agent version \(offered) (this client supports \(supported))"

@@ -56,7 +56,8 @@ struct LinkQuery {
         while let byte = bytes.next() {
             switch byte {
             case UInt8(ascii: "%"):
-                guard let high = bytes.next().flatMap(hexValue), let low = bytes.next().flatMap(hexValue) else {
+                guard let high = bytes.next().flatMap(hexValue), let low = bytes.next().flatMap(hexValue)
+                else {
                     return nil
                 }
                 out.append(high << 4 | low)
@@ -119,5 +120,7 @@ enum LinkKey {
     }
 
     /// base64url (padded) of the key's SPKI DER.
-    static func text(_ raw: [UInt8]) -> String { Base64URL.encode(PublicKeyAlgorithm.x25519.spkiPrefix + raw) }
+    static func text(_ raw: [UInt8]) -> String {
+        Base64URL.encode(PublicKeyAlgorithm.x25519.spkiPrefix + raw)
+    }
 }

@@ -25,7 +25,8 @@ extension SMPServerAddress {
             else { throw .invalid("server port") }
             port = number
         }
-        return try SMPServerAddress(keyHash: reader.readShortString("server key hash"), hosts: hosts, port: port)
+        return try SMPServerAddress(
+            keyHash: reader.readShortString("server key hash"), hosts: hosts, port: port)
     }
 }
 

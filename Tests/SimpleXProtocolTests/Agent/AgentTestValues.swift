@@ -15,11 +15,14 @@ enum AgentTestValues {
 
     static var otherServer: SMPServerAddress {
         get throws {
-            try SMPServerAddress(keyHash: [UInt8](32..<64), hosts: ["a.example", "bbbbbbbb.onion"], port: 7000)
+            try SMPServerAddress(
+                keyHash: [UInt8](32..<64), hosts: ["a.example", "bbbbbbbb.onion"], port: 7000)
         }
     }
 
-    static func queue(_ mode: SMPQueueMode? = .messaging, server: SMPServerAddress? = nil, senderID: [UInt8] = V.id24)
+    static func queue(
+        _ mode: SMPQueueMode? = .messaging, server: SMPServerAddress? = nil, senderID: [UInt8] = V.id24
+    )
         throws -> SMPQueueURI
     {
         try SMPQueueURI(
@@ -28,11 +31,15 @@ enum AgentTestValues {
     }
 
     static var e2eURI: E2ERatchetParamsURI {
-        get throws { try E2ERatchetParamsURI(versionRange: AgentVersions.e2e, key1: ratchetKey1, key2: ratchetKey2) }
+        get throws {
+            try E2ERatchetParamsURI(versionRange: AgentVersions.e2e, key1: ratchetKey1, key2: ratchetKey2)
+        }
     }
 
     static var e2eParams: E2ERatchetParams {
-        get throws { try E2ERatchetParams(version: AgentVersions.firstE2EVersion, key1: ratchetKey1, key2: ratchetKey2) }
+        get throws {
+            try E2ERatchetParams(version: AgentVersions.firstE2EVersion, key1: ratchetKey1, key2: ratchetKey2)
+        }
     }
 
     static var invitation: ConnectionLink {
@@ -51,17 +58,22 @@ enum AgentTestValues {
         }
     }
 
-    static var address: SenderQueueAddress { get throws { SenderQueueAddress(server: try otherServer, senderID: EntityID(V.id24)) } }
+    static var address: SenderQueueAddress {
+        get throws { SenderQueueAddress(server: try otherServer, senderID: EntityID(V.id24)) }
+    }
 
     /// Every AMessage shape.
     static var allAMessages: [AMessage] {
         get throws {
             [
                 .hello, .message(body: []), .message(body: Array("hello, world".utf8)),
-                .receipts([AMessageReceipt(agentMsgID: 7, msgHash: [UInt8](repeating: 9, count: 32), receiptInfo: [])]),
+                .receipts([
+                    AMessageReceipt(agentMsgID: 7, msgHash: [UInt8](repeating: 9, count: 32), receiptInfo: [])
+                ]),
                 .receipts([
                     AMessageReceipt(agentMsgID: 1, msgHash: [1], receiptInfo: Array("{}".utf8)),
-                    AMessageReceipt(agentMsgID: .max, msgHash: [], receiptInfo: [UInt8](repeating: 0, count: 300)),
+                    AMessageReceipt(
+                        agentMsgID: .max, msgHash: [], receiptInfo: [UInt8](repeating: 0, count: 300)),
                 ]),
                 .queueContinue(try address),
                 .queueAdd([
@@ -69,8 +81,14 @@ enum AgentTestValues {
                     QueueAddition(queue: try queue(nil, server: try otherServer), replacedQueue: nil),
                     QueueAddition(queue: try queue(.contact), replacedQueue: nil),
                 ]),
-                .queueKey([QueueKey(queue: try queueInfo, senderKey: V.edKey), QueueKey(queue: try queueInfo, senderKey: V.xKey)]),
-                .queueUse([QueueUse(address: try address, primary: true), QueueUse(address: try address, primary: false)]),
+                .queueKey([
+                    QueueKey(queue: try queueInfo, senderKey: V.edKey),
+                    QueueKey(queue: try queueInfo, senderKey: V.xKey),
+                ]),
+                .queueUse([
+                    QueueUse(address: try address, primary: true),
+                    QueueUse(address: try address, primary: false),
+                ]),
                 .queueTest([try address]),
                 .ratchetReady(lastDecryptedMessageID: 42), .ratchetReady(lastDecryptedMessageID: -1),
             ]
@@ -90,7 +108,10 @@ enum AgentTestValues {
                 .ratchetInfo([1, 2, 3]),
             ]
                 + (try allAMessages).enumerated().map { index, message in
-                    .message(APrivHeader(sndMsgID: Int64(index + 1), prevMsgHash: [UInt8](repeating: UInt8(index), count: 32)), message)
+                    .message(
+                        APrivHeader(
+                            sndMsgID: Int64(index + 1),
+                            prevMsgHash: [UInt8](repeating: UInt8(index), count: 32)), message)
                 }
         }
     }
@@ -100,11 +121,17 @@ enum AgentTestValues {
         get throws {
             let version = AgentVersions.firstAgentVersion
             return [
-                AgentMsgEnvelope(agentVersion: version, content: .confirmation(e2eParams: try e2eParams, encryptedConnInfo: [1, 2, 3])),
-                AgentMsgEnvelope(agentVersion: version, content: .confirmation(e2eParams: nil, encryptedConnInfo: [])),
+                AgentMsgEnvelope(
+                    agentVersion: version,
+                    content: .confirmation(e2eParams: try e2eParams, encryptedConnInfo: [1, 2, 3])),
+                AgentMsgEnvelope(
+                    agentVersion: version, content: .confirmation(e2eParams: nil, encryptedConnInfo: [])),
                 AgentMsgEnvelope(agentVersion: version, content: .message(encryptedAgentMessage: [9, 8, 7])),
-                AgentMsgEnvelope(agentVersion: version, content: .invitation(connectionRequest: try invitation, connInfo: Array("{}".utf8))),
-                AgentMsgEnvelope(agentVersion: version, content: .ratchetKey(e2eParams: try e2eParams, info: [5])),
+                AgentMsgEnvelope(
+                    agentVersion: version,
+                    content: .invitation(connectionRequest: try invitation, connInfo: Array("{}".utf8))),
+                AgentMsgEnvelope(
+                    agentVersion: version, content: .ratchetKey(e2eParams: try e2eParams, info: [5])),
             ]
         }
     }
@@ -112,7 +139,8 @@ enum AgentTestValues {
     static var allClientMessages: [ClientMessage] {
         get throws {
             try allEnvelopes.map { try ClientMessage(privateHeader: .empty, envelope: $0) } + [
-                try ClientMessage(privateHeader: .confirmation(senderKey: V.edKey), envelope: allEnvelopes[0]),
+                try ClientMessage(
+                    privateHeader: .confirmation(senderKey: V.edKey), envelope: allEnvelopes[0]),
                 ClientMessage(privateHeader: .confirmation(senderKey: V.xKey), body: []),
             ]
         }
@@ -121,8 +149,11 @@ enum AgentTestValues {
     static var allClientEnvelopes: [ClientMsgEnvelope] {
         get throws {
             [
-                try ClientMsgEnvelope(header: PubHeader(version: 4, senderDHKey: V.x25519Raw), nonce: nonce, ciphertext: [1, 2, 3]),
-                try ClientMsgEnvelope(header: PubHeader(version: 4, senderDHKey: nil), nonce: nonce, ciphertext: []),
+                try ClientMsgEnvelope(
+                    header: PubHeader(version: 4, senderDHKey: V.x25519Raw), nonce: nonce,
+                    ciphertext: [1, 2, 3]),
+                try ClientMsgEnvelope(
+                    header: PubHeader(version: 4, senderDHKey: nil), nonce: nonce, ciphertext: []),
             ]
         }
     }
@@ -134,6 +165,8 @@ enum AgentTestValues {
 
     static func bytes(hex: String) -> [UInt8] {
         let digits = Array(hex.filter { !$0.isWhitespace }.utf8)
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 }
+        return stride(from: 0, to: digits.count, by: 2).map {
+            UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0
+        }
     }
 }

@@ -42,17 +42,21 @@ import Testing
 
     @Test func linksRoundTripInBothSchemes() throws {
         let twoQueues = try ConnectionLink(
-            mode: .invitation(A.e2eURI), queues: [A.queue(), A.queue(nil, server: A.otherServer, senderID: V.id24b)],
+            mode: .invitation(A.e2eURI),
+            queues: [A.queue(), A.queue(nil, server: A.otherServer, senderID: V.id24b)],
             clientData: "{\"groupLinkId\":\"a b+c\"}")
         let links = [try A.invitation, try A.contact, twoQueues]
         for link in links {
-            for scheme in [ConnectionLink.Scheme.simplex, .simplexChat, .https(host: "chat.example.org:8443")] {
+            for scheme in [
+                ConnectionLink.Scheme.simplex, .simplexChat, .https(host: "chat.example.org:8443"),
+            ] {
                 let text = link.text(scheme: scheme)
                 #expect(try ConnectionLink(text) == link, "\(text)")
             }
         }
         #expect(try A.contact.description.hasPrefix("simplex:/contact#/?v=1000&smp=smp%3A%2F%2F"))
-        #expect(try A.contact.text(scheme: .simplexChat).hasPrefix("https://simplex.chat/contact#/?v=1000&smp="))
+        #expect(
+            try A.contact.text(scheme: .simplexChat).hasPrefix("https://simplex.chat/contact#/?v=1000&smp="))
         #expect(!(try A.contact.description.contains("e2e=")))
         // Several queues are ';'-separated inside the (escaped) smp value.
         #expect(twoQueues.description.contains("%3Bsmp%3A%2F%2F"))
@@ -66,7 +70,8 @@ import Testing
         // Trailing slash after the mode, '#?' without '/', pasted whitespace, unknown parameters,
         // ';' between pairs, and '+' in place of a space in data.
         for text in [
-            "simplex:/invitation/#/?\(query)", "simplex:/invitation#?\(query)", "  \(Self.expectedInvitation)\n",
+            "simplex:/invitation/#/?\(query)", "simplex:/invitation#?\(query)",
+            "  \(Self.expectedInvitation)\n",
             "\(Self.expectedInvitation)&future=1", "HTTPS://simplex.chat/invitation#/?\(query)",
             "simplex:/invitation#/?\(query.replacingOccurrences(of: "&e2e=", with: ";e2e="))",
         ] {
@@ -104,21 +109,32 @@ import Testing
         #expect(AgentVersions.e2e.intersection(simplexE2E) == nil)
 
         // Theirs here: a SimpleX contact address has nothing else wrong, and is refused by version.
-        let error = ConnectionLinkError.incompatibleAgentVersion(offered: simplexAgent, supported: AgentVersions.agent)
+        let error = ConnectionLinkError.incompatibleAgentVersion(
+            offered: simplexAgent, supported: AgentVersions.agent)
         #expect(throws: error) { try ConnectionLink(Self.simplexContact) }
         #expect(error.description.contains("from SimpleX Chat"))
         // Ours there: a client supporting only SimpleX's versions refuses our links.
-        #expect(throws: ConnectionLinkError.incompatibleAgentVersion(offered: AgentVersions.agent, supported: simplexAgent)) {
+        #expect(
+            throws: ConnectionLinkError.incompatibleAgentVersion(
+                offered: AgentVersions.agent, supported: simplexAgent)
+        ) {
             try ConnectionLink(A.invitation.description, supportedAgentVersions: simplexAgent)
         }
-        #expect(throws: ConnectionLinkError.incompatibleE2EVersion(offered: AgentVersions.e2e, supported: simplexE2E)) {
+        #expect(
+            throws: ConnectionLinkError.incompatibleE2EVersion(
+                offered: AgentVersions.e2e, supported: simplexE2E)
+        ) {
             try ConnectionLink(A.invitation.description, supportedE2EVersions: simplexE2E)
         }
         // Our keys with SimpleX's e2e versions.
         let oldE2E = try ConnectionLink(
-            mode: .invitation(E2ERatchetParamsURI(versionRange: simplexE2E, key1: A.ratchetKey1, key2: A.ratchetKey2)),
+            mode: .invitation(
+                E2ERatchetParamsURI(versionRange: simplexE2E, key1: A.ratchetKey1, key2: A.ratchetKey2)),
             queues: [A.queue()])
-        #expect(throws: ConnectionLinkError.incompatibleE2EVersion(offered: simplexE2E, supported: AgentVersions.e2e)) {
+        #expect(
+            throws: ConnectionLinkError.incompatibleE2EVersion(
+                offered: simplexE2E, supported: AgentVersions.e2e)
+        ) {
             try ConnectionLink(oldE2E.description)
         }
     }
@@ -150,20 +166,46 @@ import Testing
             ("simplex:/invitation#/?v=1000&smp=%zz\(e2e)", .badURLEncoding(parameter: "smp")),
             ("simplex:/invitation#/?v=1000&smp=%4\(e2e)", .badURLEncoding(parameter: "smp")),
             ("simplex:/invitation#/?\(withoutE2E)&e2e=%C3%28", .badURLEncoding(parameter: "e2e")),
-            ("simplex:/invitation#/?v=x&\(smp)\(e2e)", .invalidParameter(name: "v", reason: "version range \"x\"")),
-            ("simplex:/invitation#/?v=7-2&\(smp)\(e2e)", .invalidParameter(name: "v", reason: "version range \"7-2\"")),
-            ("simplex:/contact#/?v=1000&smp=nonsense", .invalidParameter(name: "smp", reason: "invalid queue URI: no '#' before the parameters")),
-            ("simplex:/contact#/?v=1000&smp=", .invalidParameter(name: "smp", reason: "invalid queue URI: no '#' before the parameters")),
-            ("simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=1000"))", .invalidParameter(name: "e2e", reason: "no x3dh")),
-            ("simplex:/invitation#/?\(withoutE2E)\(e2eValue("x3dh=\(x25519),\(x25519)"))", .invalidParameter(name: "e2e", reason: "no v")),
-            ("simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=1000&x3dh=\(x25519)"))",
-                .invalidParameter(name: "e2e", reason: "x3dh has 1 keys (expected 2)")),
-            ("simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=1000&x3dh=\(x25519),\(edKey)"))",
-                .invalidParameter(name: "e2e", reason: "a key is not an X25519 public key")),
-            ("simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=1000&x3dh=\(x25519),!!"))",
-                .invalidParameter(name: "e2e", reason: "a key is not base64url")),
-            ("simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=a&x3dh=\(x25519),\(x25519)"))",
-                .invalidParameter(name: "e2e", reason: "version range \"a\"")),
+            (
+                "simplex:/invitation#/?v=x&\(smp)\(e2e)",
+                .invalidParameter(name: "v", reason: "version range \"x\"")
+            ),
+            (
+                "simplex:/invitation#/?v=7-2&\(smp)\(e2e)",
+                .invalidParameter(name: "v", reason: "version range \"7-2\"")
+            ),
+            (
+                "simplex:/contact#/?v=1000&smp=nonsense",
+                .invalidParameter(name: "smp", reason: "invalid queue URI: no '#' before the parameters")
+            ),
+            (
+                "simplex:/contact#/?v=1000&smp=",
+                .invalidParameter(name: "smp", reason: "invalid queue URI: no '#' before the parameters")
+            ),
+            (
+                "simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=1000"))",
+                .invalidParameter(name: "e2e", reason: "no x3dh")
+            ),
+            (
+                "simplex:/invitation#/?\(withoutE2E)\(e2eValue("x3dh=\(x25519),\(x25519)"))",
+                .invalidParameter(name: "e2e", reason: "no v")
+            ),
+            (
+                "simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=1000&x3dh=\(x25519)"))",
+                .invalidParameter(name: "e2e", reason: "x3dh has 1 keys (expected 2)")
+            ),
+            (
+                "simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=1000&x3dh=\(x25519),\(edKey)"))",
+                .invalidParameter(name: "e2e", reason: "a key is not an X25519 public key")
+            ),
+            (
+                "simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=1000&x3dh=\(x25519),!!"))",
+                .invalidParameter(name: "e2e", reason: "a key is not base64url")
+            ),
+            (
+                "simplex:/invitation#/?\(withoutE2E)\(e2eValue("v=a&x3dh=\(x25519),\(x25519)"))",
+                .invalidParameter(name: "e2e", reason: "version range \"a\"")
+            ),
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text)") { try ConnectionLink(text) }
@@ -179,24 +221,29 @@ import Testing
         #expect(uri.description == "v=1000&x3dh=\(key1),\(key2)")
         #expect(try E2ERatchetParamsURI(uri.description) == uri)
         // The version both support: the highest common one.
-        let wide = try E2ERatchetParamsURI(versionRange: VersionRange(min: 999, max: 1003), key1: A.ratchetKey1, key2: A.ratchetKey2)
+        let wide = try E2ERatchetParamsURI(
+            versionRange: VersionRange(min: 999, max: 1003), key1: A.ratchetKey1, key2: A.ratchetKey2)
         #expect(wide.params(supported: try VersionRange(min: 1000, max: 1001))?.version == 1001)
         #expect(wide.params(supported: VersionRange(5)) == nil)
         #expect(uri.params() == (try A.e2eParams))
 
         let params = try A.e2eParams
-        let expected = "03e8" + "2c" + A.hex(V.x25519Prefix) + String(repeating: "33", count: 32)
+        let expected =
+            "03e8" + "2c" + A.hex(V.x25519Prefix) + String(repeating: "33", count: 32)
             + "2c" + A.hex(V.x25519Prefix) + String(repeating: "44", count: 32)
         #expect(A.hex(try params.encoded()) == expected)
         #expect(try E2ERatchetParams.decode(params.encoded()) == params)
-        #expect(throws: ProtocolError.self) { try E2ERatchetParams(version: 1, key1: [1], key2: A.ratchetKey2) }
+        #expect(throws: ProtocolError.self) {
+            try E2ERatchetParams(version: 1, key1: [1], key2: A.ratchetKey2)
+        }
         #expect(throws: ProtocolError.self) { try E2ERatchetParams.decode(params.encoded() + [0]) }
         // SimpleX's X448 keys in a confirmation say what they are.
         var x448 = ByteWriter()
         x448.appendWord16(3)
         try x448.appendShortString(V.x448SPKI)
         try x448.appendShortString(V.x448SPKI)
-        #expect(throws: ProtocolError.invalid("ratchet public key: X448 keys are not supported, only X25519")) {
+        #expect(throws: ProtocolError.invalid("ratchet public key: X448 keys are not supported, only X25519"))
+        {
             try E2ERatchetParams.decode(x448.bytes)
         }
     }
