@@ -136,6 +136,7 @@ public struct AMessageReceipt: Hashable, Sendable {
         try writer.appendLarge(receiptInfo)
     }
 
+    /// Reads the binary encoding from the reader.
     public static func decode(_ reader: inout ByteReader) throws(ProtocolError) -> AMessageReceipt {
         AMessageReceipt(
             agentMsgID: try reader.readInt64("receipt message id"),

@@ -85,6 +85,7 @@ public struct APrivHeader: Hashable, Sendable {
         try writer.appendShortString(prevMsgHash)
     }
 
+    /// Reads the binary encoding from the reader.
     public static func decode(_ reader: inout ByteReader) throws(ProtocolError) -> APrivHeader {
         APrivHeader(
             sndMsgID: try reader.readInt64("sender message id"),

@@ -71,6 +71,7 @@ public struct PubHeader: Hashable, Sendable {
         self.senderDHKey = senderDHKey
     }
 
+    /// Appends the binary encoding.
     public func encode(to writer: inout ByteWriter) throws(ProtocolError) {
         writer.appendWord16(version)
         try writer.appendOptional(senderDHKey) { (w, key) throws(ProtocolError) in
@@ -78,6 +79,7 @@ public struct PubHeader: Hashable, Sendable {
         }
     }
 
+    /// Reads the binary encoding from the reader.
     public static func decode(_ reader: inout ByteReader) throws(ProtocolError) -> PubHeader {
         PubHeader(
             version: try reader.readWord16("client version"),

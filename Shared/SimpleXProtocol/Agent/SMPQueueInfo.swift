@@ -99,6 +99,7 @@ public struct SMPQueueInfo: Hashable, Sendable {
     /// Server and sender id.
     public var address: SenderQueueAddress { SenderQueueAddress(server: server, senderID: senderID) }
 
+    /// Appends the binary encoding.
     public func encode(to writer: inout ByteWriter) throws(ProtocolError) {
         writer.appendWord16(clientVersion)
         try address.encode(to: &writer)
@@ -106,6 +107,7 @@ public struct SMPQueueInfo: Hashable, Sendable {
         writer.append(queueMode.byte)
     }
 
+    /// Reads the binary encoding from the reader.
     public static func decode(_ reader: inout ByteReader) throws(ProtocolError) -> SMPQueueInfo {
         let version = try reader.readWord16("client version")
         let address = try SenderQueueAddress.decode(&reader)
