@@ -96,16 +96,6 @@ private struct Comparison {
     }
 }
 
-/// Fixed-point formatting without Foundation's `String(format:)`.
-private func format(_ value: Double, _ decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = Int((value * scale).rounded())
-    let whole = scaled / Int(scale)
-    let fraction = String(scaled % Int(scale))
-    return "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
-}
-
 /// Secretbox seal through the public API, with setup outside the timed loop as in cbench.c.
 private struct SecretBoxLoop {
     let key = SecureBytes.random(count: SecretBox.keyCount)

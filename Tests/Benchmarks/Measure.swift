@@ -33,3 +33,13 @@ func grouped(_ value: Double) -> String {
     }
     return String(out.reversed())
 }
+
+/// Fixed-point formatting without Foundation's `String(format:)`.
+func format(_ value: Double, _ decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = Int((value * scale).rounded())
+    let whole = scaled / Int(scale)
+    let fraction = String(scaled % Int(scale))
+    return "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
+}

@@ -1,7 +1,7 @@
 // simplex-bench: the figures each issue names, measured on this machine in one run.
 // Benchmarks are not tests: nothing here passes or fails; `make bench` prints the figures.
 // SIMPLEX_BENCH_ONLY=<section>[,<section>] runs only the named sections (foundation, crypto,
-// throughput, store), for profiling one figure.
+// throughput, store, ratchet), for profiling one figure.
 import Foundation
 
 let only = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_ONLY"].map { Set($0.split(separator: ",").map(String.init)) }
@@ -27,4 +27,9 @@ if runs("store") {
     print("")
     print("## Relay memory per idle queue, restart with 1M queues, fuzzing (issue 3)")
     for line in try await relayStoreBenchmarkLines() { print("  " + line) }
+}
+if runs("ratchet") {
+    print("")
+    print("## Double ratchet (issue 4)")
+    for line in try ratchetBenchmarkLines() { print("  " + line) }
 }

@@ -19,4 +19,11 @@ double cbench_sign_seconds(size_t length, long iterations);
 /// Time `iterations` crypto_sign_verify_detached calls on a `length`-byte message and its signature.
 double cbench_verify_seconds(size_t length, long iterations);
 
+/// Time `iterations` of the libsodium work of one ratchet encrypt in a chain: the chainKdf step
+/// (HKDF-SHA512, 112 bytes), sealing the 88-byte header and sealing a `paddedLength`-byte body.
+double cbench_ratchet_encrypt_primitives_seconds(size_t paddedLength, long iterations);
+
+/// The same for one ratchet decrypt: the chainKdf step and opening a valid header and body.
+double cbench_ratchet_decrypt_primitives_seconds(size_t paddedLength, long iterations);
+
 #endif
