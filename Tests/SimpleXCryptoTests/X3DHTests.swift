@@ -46,7 +46,7 @@ struct X3DHTests {
         #expect(wrong.sendHeaderKey != fromJoiner.sendHeaderKey)
 
         var sender = try RatchetState(joiner: fromJoiner, initiatorKeys: initiator.publicKeys)
-        var receiver = RatchetState(initiator: wrong, ownKeys: initiator)
+        var receiver = try RatchetState(initiator: wrong, ownKeys: initiator)
         receiver.expectFailure(try sender.seal(plaintext("joiner", 0)), .headerDecryptionFailed)
     }
 

@@ -26,11 +26,12 @@ public enum RatchetError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The header opened but the body did not authenticate: the body, its tag or the header it is
     /// bound to was altered, or the associated data differs.
     case decryptionFailed
-    /// The message's key was already used: a replay or a duplicate delivery.
+    /// The message's key was already used: a replay or a duplicate delivery. (A message so late that
+    /// its skipped key was dropped to keep the total at `RatchetState.maxSkip` gets this too.)
     case duplicateMessage
     /// Decrypting would need more than `RatchetState.maxSkip` skipped message keys at once.
     case tooManySkipped(Int)
-    /// A public key is not 32 bytes, or is a low-order point whose DH output would be all zeros.
+    /// A key is not 32 bytes, or a public key is a low-order point whose DH output would be all zeros.
     case invalidPublicKey
     /// Serialised state that does not decode; the text says what was wrong.
     case invalidState(String)

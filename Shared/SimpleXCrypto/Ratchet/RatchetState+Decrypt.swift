@@ -54,7 +54,7 @@ extension RatchetState {
             }
             guard let header = opened else { continue }
             // The chain's keys past the last message received were all skipped, so a number without
-            // a key was decrypted before.
+            // a key was decrypted before (or its key was dropped by the cap, which looks the same).
             guard let entry = skipped.chains[chain].numbers.firstIndex(of: header.number) else {
                 throw .duplicateMessage
             }

@@ -90,7 +90,10 @@ public struct RatchetState: Sendable {
 
     /// The initiating side's ratchet (Ratchet.hs `initRcvRatchet`): its second X3DH key is its first
     /// DH ratchet key; it has no chain until the joiner's first message arrives.
-    public init(initiator parameters: RatchetInitParameters, ownKeys: RatchetKeyPairs) {
+    public init(initiator parameters: RatchetInitParameters, ownKeys: RatchetKeyPairs) throws(RatchetError) {
+        guard ownKeys.second.privateKey.count == RatchetDH.keyCount,
+            ownKeys.second.publicKey.count == RatchetDH.keyCount
+        else { throw .invalidPublicKey }
         version = RatchetVersion.current
         associatedData = parameters.associatedData
         ratchetPublicKey = ownKeys.second.publicKey
@@ -116,7 +119,7 @@ public struct RatchetState: Sendable {
     public static func initiating(own: RatchetKeyPairs, joiner: RatchetPublicKeys) throws(RatchetError)
         -> RatchetState
     {
-        RatchetState(initiator: try X3DH.initiator(own: own, joiner: joiner), ownKeys: own)
+        try RatchetState(initiator: X3DH.initiator(own: own, joiner: joiner), ownKeys: own)
     }
 
     // MARK: - Secret slots

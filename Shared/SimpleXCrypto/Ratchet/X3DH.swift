@@ -100,8 +100,10 @@ public enum X3DH {
     private static func derive(
         associatedData: [UInt8], agreements: [(SecureBytes, [UInt8])]
     ) throws(RatchetError) -> RatchetInitParameters {
-        do { try Sodium.initialize() } catch { preconditionFailure("\(error)") }
+        Sodium.requireInitialized()
         let dhCount = RatchetDH.keyCount
+        // Our own pairs come from callers too: a key of the wrong size is refused, not trusted.
+        guard associatedData.count == 2 * dhCount else { throw .invalidPublicKey }
         // dh1 ‖ dh2 ‖ dh3 in guarded memory, wiped when it is released.
         let dhs = SecureBuffer(count: dhCount * agreements.count)
         try dhs.withMutableBytes { (out: UnsafeMutableRawBufferPointer) throws(RatchetError) in
