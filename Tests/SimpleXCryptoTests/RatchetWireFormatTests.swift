@@ -35,7 +35,8 @@ struct RatchetWireFormatTests {
         #expect(sealed[0] == 131)
         let encryptedHeader = Array(sealed[1..<132])
         // encHeader = version ‖ header nonce ‖ tag ‖ shortString(header ciphertext)
-        #expect(encryptedHeader[0..<2] == [0, 1])
+        // Version 1000, our first e2e version.
+        #expect(encryptedHeader[0..<2] == [0x03, 0xE8])
         #expect(Array(encryptedHeader[2..<26]) == headerNonce)
         #expect(encryptedHeader[42] == 88)
         let header = try XChaCha20Poly1305.open(
@@ -44,7 +45,7 @@ struct RatchetWireFormatTests {
         ).array
         // Padded header: length 55, max version, SPKI shortString, PN 0, Ns 0, '#' filler to 88.
         let spki = hex("302a300506032b656e032100") + ratchetKey.publicKey
-        let expectedHeader: [UInt8] = [0, 55, 0, 1, 44] + spki + [0, 0, 0, 0, 0, 0, 0, 0]
+        let expectedHeader: [UInt8] = [0, 55, 0x03, 0xE8, 44] + spki + [0, 0, 0, 0, 0, 0, 0, 0]
         #expect(
             header == expectedHeader + [UInt8](repeating: UInt8(ascii: "#"), count: 88 - expectedHeader.count)
         )

@@ -2,11 +2,13 @@
 ///
 /// Ours, not SimpleX's (whose e2e range is 2–3): the structure follows SimpleX, but with X25519 and
 /// XChaCha20-Poly1305 instead of X448 and AES-GCM, so the two cannot read each other's messages.
+/// Numbered from 1000 like the protocol module's `AgentVersions.firstE2EVersion`, the e2e version the
+/// links and confirmations negotiate (this module cannot import that one: it depends on CSodium only).
 public enum RatchetVersion {
     /// The version written in new messages' encrypted headers and as the maximum in their headers.
-    public static let current: UInt16 = 1
+    public static let current: UInt16 = 1000
     /// The versions whose messages this implementation decrypts.
-    public static let supported: ClosedRange<UInt16> = 1...1
+    public static let supported: ClosedRange<UInt16> = 1000...1000
 }
 
 /// Why a ratchet operation failed. Every failure of `encrypt` or `decrypt` leaves the state as it was.
