@@ -82,7 +82,8 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Stops the loop after the current turn; registrations and timers are dropped unrun.
+    /// Stops the loop after the current turn (running the jobs already queued); registrations
+    /// and timers are dropped unrun, and `execute` refuses new jobs.
     public func shutdown() {
         inbox.withLock { inbox in
             inbox.stopping = true
@@ -191,8 +192,10 @@ public final class EventLoop: @unchecked Sendable {
                 defer { inbox.jobs.removeAll(keepingCapacity: true) }
                 return (inbox.jobs, inbox.stopping)
             }
-            if stopping { break }
+            // Every job `execute` accepted runs, even in the last turn: a job often resumes a
+            // continuation, and dropping it would leave its waiter suspended forever.
             for job in jobs { job() }
+            if stopping { break }
             while !afterIO.isEmpty {
                 let deferred = afterIO
                 afterIO.removeAll(keepingCapacity: true)

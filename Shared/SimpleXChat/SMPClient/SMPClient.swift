@@ -88,7 +88,7 @@ public final class SMPClient: Sendable {
         let (loop, timeout) = (loop, options.commandTimeout)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                loop.execute {
+                let queued = loop.execute {
                     let replies = Replies(count: requests.count, continuation)
                     for (index, request) in requests.enumerated() {
                         connection.enqueue(request, correlationID: ids[index], timeout: timeout) {
@@ -96,6 +96,8 @@ public final class SMPClient: Sendable {
                         }
                     }
                 }
+                // A loop that has shut down runs no job: nothing was sent, and nothing would answer.
+                if !queued { continuation.resume(returning: requests.map { _ in .failure(.closed) }) }
             }
         } onCancel: {
             loop.execute { for id in ids { connection.cancel(id) } }
