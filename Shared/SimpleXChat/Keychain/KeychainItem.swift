@@ -9,6 +9,8 @@ public struct KeychainItem: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let appPassword = KeychainItem(rawValue: "appPassword")
     /// The passcode that erases everything when entered.
     public static let selfDestructPassword = KeychainItem(rawValue: "selfDestructPassword")
+    /// The key that seals the agent database's private keys and ratchet states.
+    public static let agentStoreKey = KeychainItem(rawValue: "agentStoreKey")
 
     public var description: String { rawValue }
 }

@@ -1,0 +1,221 @@
+import Foundation
+import SimpleXProtocol
+
+/// What a row of the send queue carries.
+enum SndMessageKind: String, Sendable {
+    /// The joiner's confirmation, the inviter's reply confirmation, a request to a contact address.
+    case confirmation, replyConfirmation = "reply_confirmation", invitation
+    case message, receipt, hello
+}
+
+/// A message waiting in (or done with) the persistent send queue.
+struct SndMessage: Sendable {
+    let id: Int64
+    let connectionID: AgentConnectionID
+    let server: SMPServerAddress
+    let senderID: EntityID
+    let kind: SndMessageKind
+    let agentMsgID: Int64?
+    let body: [UInt8]
+}
+
+/// A received message as the agent stored it.
+struct RcvMessage: Sendable {
+    let connectionID: AgentConnectionID
+    let agentMsgID: Int64
+    let body: [UInt8]
+    let integrity: MessageIntegrity
+    let server: SMPServerAddress
+    let recipientID: EntityID
+    let serverMsgID: [UInt8]
+    let userAck: Bool
+    let relayAck: Bool
+}
+
+extension AgentStore {
+    // MARK: Send queue
+
+    @discardableResult
+    func enqueue(
+        connection: AgentConnectionID, queue: SndQueue, kind: SndMessageKind, agentMsgID: Int64?, msgHash: [UInt8]?, body: [UInt8]
+    ) throws(AgentError) -> Int64 {
+        try run(
+            """
+            INSERT INTO snd_messages (conn_id, server, snd_id, kind, agent_msg_id, msg_hash, body, status, created_at)
+            VALUES (?,?,?,?,?,?,?, 'pending', ?)
+            """,
+            [connection, queue.server.description, queue.senderID.bytes, kind.rawValue, agentMsgID, msgHash, body, now()])
+        return database.lastInsertRowID
+    }
+
+    /// The oldest pending message of a connection: messages leave in the order they were enqueued.
+    func nextPending(connection: AgentConnectionID) throws(AgentError) -> SndMessage? {
+        guard
+            let row = try row(
+                """
+                SELECT snd_message_id FROM snd_messages WHERE conn_id = ? AND status = 'pending'
+                ORDER BY snd_message_id LIMIT 1
+                """, [connection])
+        else { return nil }
+        return try sndMessage(id: try value(row, "snd_message_id"))
+    }
+
+    func sndMessage(id: Int64) throws(AgentError) -> SndMessage? {
+        guard
+            let row = try row(
+                "SELECT snd_message_id, server, snd_id, kind, agent_msg_id, body, conn_id FROM snd_messages WHERE snd_message_id = ?",
+                [id])
+        else { return nil }
+        do {
+            let connection = try row.decode(String.self, at: 6)
+            guard let kind = SndMessageKind(rawValue: try row.decode(String.self, at: 3)) else {
+                throw AgentError.store("a queued message of an unknown kind")
+            }
+            return SndMessage(
+                id: try row.decode(Int64.self, at: 0), connectionID: connection,
+                server: try SMPServerAddress(try row.decode(String.self, at: 1)), senderID: EntityID(try row.decode([UInt8].self, at: 2)),
+                kind: kind, agentMsgID: try row.decode(Int64?.self, at: 4), body: try row.decode([UInt8].self, at: 5))
+        } catch let error as AgentError {
+            throw error
+        } catch {
+            throw .store("a queued message cannot be read: \(error)")
+        }
+    }
+
+    func connectionsWithPendingMessages() throws(AgentError) -> [AgentConnectionID] {
+        try column("conn_id", "SELECT DISTINCT conn_id FROM snd_messages WHERE status = 'pending'")
+    }
+
+    func setStatus(_ status: String, sndMessage id: Int64) throws(AgentError) {
+        try run("UPDATE snd_messages SET status = ? WHERE snd_message_id = ?", [status, id])
+    }
+
+    /// A message the relay accepted: its bytes are no longer needed, except the connection's
+    /// latest (kept so a test can replay it), so the send queue's size stays bounded.
+    func markSent(_ message: SndMessage) throws(AgentError) {
+        try transaction { () throws(AgentError) in
+            try run("UPDATE snd_messages SET status = 'sent' WHERE snd_message_id = ?", [message.id])
+            try run(
+                "UPDATE snd_messages SET body = x'' WHERE conn_id = ? AND snd_message_id < ? AND status != 'pending' AND length(body) > 0",
+                [message.connectionID, message.id])
+        }
+    }
+
+    /// The hash a receipt should carry for `agentMsgID`, and whether it is still waiting for one.
+    func sentMessageHash(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) -> [UInt8]? {
+        let hashes: [[UInt8]] = try column(
+            "msg_hash", "SELECT msg_hash FROM snd_messages WHERE conn_id = ? AND agent_msg_id = ? AND kind = 'message'",
+            [connection, agentMsgID])
+        return hashes.first
+    }
+
+    func markDelivered(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) {
+        try run(
+            "UPDATE snd_messages SET status = 'delivered' WHERE conn_id = ? AND agent_msg_id = ?",
+            [connection, agentMsgID])
+    }
+
+    // MARK: Received messages
+
+    /// A message received earlier with the same encrypted bytes, if any.
+    func receivedMessage(connection: AgentConnectionID, encHash: [UInt8]) throws(AgentError) -> RcvMessage? {
+        try row(
+            """
+            SELECT conn_id, agent_msg_id, body, integrity, server, rcv_id, server_msg_id, user_ack, relay_ack
+            FROM rcv_messages WHERE conn_id = ? AND enc_hash = ?
+            """, [connection, encHash]
+        ).map { row throws(AgentError) in try rcvMessage(row) }
+    }
+
+    func insertReceived(
+        connection: AgentConnectionID, agentMsgID: Int64, encHash: [UInt8], msgHash: [UInt8], body: [UInt8], integrity: MessageIntegrity,
+        queue: RcvQueue, serverMsgID: [UInt8], userAck: Bool
+    ) throws(AgentError) {
+        try run(
+            """
+            INSERT INTO rcv_messages (conn_id, agent_msg_id, enc_hash, msg_hash, body, integrity, server, rcv_id, server_msg_id,
+              user_ack, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+            """,
+            [
+                connection, agentMsgID, encHash, msgHash, body, integrity.description, queue.server.description, queue.recipientID.bytes,
+                serverMsgID, userAck, now(),
+            ])
+    }
+
+    func receivedMessage(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) -> RcvMessage? {
+        try row(
+            """
+            SELECT conn_id, agent_msg_id, body, integrity, server, rcv_id, server_msg_id, user_ack, relay_ack
+            FROM rcv_messages WHERE conn_id = ? AND agent_msg_id = ? ORDER BY rcv_message_id DESC LIMIT 1
+            """, [connection, agentMsgID]
+        ).map { row throws(AgentError) in try rcvMessage(row) }
+    }
+
+    /// Messages delivered to the app and not yet acknowledged by it, oldest first.
+    func unacknowledgedMessages() throws(AgentError) -> [RcvMessage] {
+        var found: [RcvMessage] = []
+        for row in try rows(
+            """
+            SELECT conn_id, agent_msg_id, body, integrity, server, rcv_id, server_msg_id, user_ack, relay_ack
+            FROM rcv_messages WHERE user_ack = 0 ORDER BY rcv_message_id
+            """)
+        {
+            found.append(try rcvMessage(row))
+        }
+        return found
+    }
+
+    /// The hash of a received message's AgentMessage, for the receipt that confirms it.
+    func receivedHash(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) -> [UInt8]? {
+        let hashes: [[UInt8]] = try column(
+            "msg_hash", "SELECT msg_hash FROM rcv_messages WHERE conn_id = ? AND agent_msg_id = ?", [connection, agentMsgID])
+        return hashes.first
+    }
+
+    func setUserAck(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) {
+        try run("UPDATE rcv_messages SET user_ack = 1 WHERE conn_id = ? AND agent_msg_id = ?", [connection, agentMsgID])
+    }
+
+    func setRelayAck(connection: AgentConnectionID, serverMsgID: [UInt8]) throws(AgentError) {
+        try run("UPDATE rcv_messages SET relay_ack = 1 WHERE conn_id = ? AND server_msg_id = ?", [connection, serverMsgID])
+    }
+
+    private func rcvMessage(_ row: Row) throws(AgentError) -> RcvMessage {
+        do {
+            return RcvMessage(
+                connectionID: try row.decode(String.self, at: 0), agentMsgID: try row.decode(Int64.self, at: 1),
+                body: try row.decode([UInt8].self, at: 2),
+                integrity: MessageIntegrity(stored: try row.decode(String.self, at: 3)) ?? .ok,
+                server: try SMPServerAddress(try row.decode(String.self, at: 4)), recipientID: EntityID(try row.decode([UInt8].self, at: 5)),
+                serverMsgID: try row.decode([UInt8].self, at: 6), userAck: try row.decode(Bool.self, at: 7),
+                relayAck: try row.decode(Bool.self, at: 8))
+        } catch {
+            throw .store("a received message cannot be read: \(error)")
+        }
+    }
+
+    // MARK: Contact requests
+
+    func insertContactRequest(
+        id: String, address: AgentConnectionID, connRequest: String, connInfo: [UInt8], encHash: [UInt8]
+    ) throws(AgentError) {
+        try run(
+            "INSERT INTO contact_requests (invitation_id, conn_id, conn_request, conn_info, enc_hash, created_at) VALUES (?,?,?,?,?,?)",
+            [id, address, connRequest, connInfo, encHash, now()])
+    }
+
+    func contactRequestExists(encHash: [UInt8]) throws(AgentError) -> Bool {
+        try row("SELECT 1 FROM contact_requests WHERE enc_hash = ?", [encHash]) != nil
+    }
+
+    func contactRequest(_ id: String) throws(AgentError) -> (address: AgentConnectionID, connRequest: String) {
+        guard let row = try row("SELECT conn_id, conn_request FROM contact_requests WHERE invitation_id = ?", [id]) else {
+            throw .notFound("contact request \(id)")
+        }
+        return (try value(row, "conn_id"), try value(row, "conn_request"))
+    }
+
+    func deleteContactRequest(_ id: String) throws(AgentError) {
+        try run("DELETE FROM contact_requests WHERE invitation_id = ?", [id])
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import SimpleXCrypto
+import SimpleXProtocol
+
+/// The agent's records in `simplex_v1_agent.db`, with the secret columns sealed.
+///
+/// Not thread-safe: owned by the `Agent` actor, which runs every query.
+final class AgentStore {
+    let database: Database
+    let secrets: AgentSecrets
+    var now: () -> Date
+
+    init(path: String, secrets: AgentSecrets, now: @escaping () -> Date = Date.init) throws(AgentError) {
+        do {
+            database = try Database(path: path)
+            try database.migrate(AgentSchema.migrations)
+        } catch {
+            throw .store("cannot open \(path): \(error)")
+        }
+        self.secrets = secrets
+        self.now = now
+    }
+
+    func close() { try? database.close() }
+
+    /// Runs `body` in one transaction; a failure rolls everything back.
+    func transaction<T>(_ body: () throws(AgentError) -> T) throws(AgentError) -> T {
+        do {
+            return try database.transaction { () throws -> T in try body() }
+        } catch let error as AgentError {
+            throw error
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+
+    func run(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) {
+        do { try database.execute(sql, arguments: arguments) } catch { throw .store("\(error)") }
+    }
+
+    func rows(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> [Row] {
+        do { return try database.fetchAll(sql, arguments: arguments) } catch { throw .store("\(error)") }
+    }
+
+    func row(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> Row? {
+        do { return try database.fetchOne(sql, arguments: arguments) } catch { throw .store("\(error)") }
+    }
+
+    /// Column `name` of `row`, as `T`.
+    func value<T: DatabaseValueConvertible>(_ row: Row, _ name: String) throws(AgentError) -> T {
+        do { return try row[name] } catch { throw .store("\(error)") }
+    }
+
+    /// One column of every row `sql` returns.
+    func column<T: DatabaseValueConvertible>(_ name: String, _ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> [T] {
+        var values: [T] = []
+        for row in try rows(sql, arguments) { values.append(try value(row, name)) }
+        return values
+    }
+
+    // MARK: - Sealed columns
+
+    func seal(_ secret: SecureBytes, column: String, row: String) -> [UInt8] {
+        secret.withUnsafeBytes { secrets.seal($0, column: column, row: row) }
+    }
+
+    func sealBytes(_ bytes: [UInt8], column: String, row: String) -> [UInt8] {
+        secrets.seal(bytes, column: column, row: row)
+    }
+
+    func open(_ sealed: [UInt8], column: String, row: String) throws(AgentError) -> SecureBytes {
+        try secrets.open(sealed, column: column, row: row)
+    }
+
+    func openBytes(_ sealed: [UInt8], column: String, row: String) throws(AgentError) -> [UInt8] {
+        try open(sealed, column: column, row: row).withUnsafeBytes { Array($0) }
+    }
+}
+
+/// Whether a connection came from an invitation link or is a contact address.
+enum AgentConnectionMode: String, Sendable {
+    case invitation, contact
+}
+
+/// Where a connection is in its life (see the schema).
+enum AgentConnectionStatus: String, Sendable {
+    case new, joined, confirmed, ready, deleted
+}
+
+/// A row of `connections`.
+struct ConnectionRecord {
+    let id: AgentConnectionID
+    var mode: AgentConnectionMode
+    var status: AgentConnectionStatus
+    var x3dhKeys: [UInt8]?
+    var ratchet: [UInt8]?
+    var peerConnInfo: [UInt8]?
+    var lastSndID: Int64
+    var lastSndHash: [UInt8]
+    var lastRcvID: Int64
+    var lastRcvHash: [UInt8]
+
+    init(id: AgentConnectionID, mode: AgentConnectionMode, status: AgentConnectionStatus) {
+        self.id = id
+        self.mode = mode
+        self.status = status
+        lastSndID = 0
+        lastSndHash = []
+        lastRcvID = 0
+        lastRcvHash = []
+    }
+
+    init(row: Row) throws {
+        id = try row.decode(String.self, at: 0)
+        guard let mode = AgentConnectionMode(rawValue: try row.decode(String.self, at: 1)),
+            let status = AgentConnectionStatus(rawValue: try row.decode(String.self, at: 2))
+        else { throw AgentError.store("connection \(try row.decode(String.self, at: 0)) has an unknown mode or status") }
+        self.mode = mode
+        self.status = status
+        x3dhKeys = try row.decode([UInt8]?.self, at: 3)
+        ratchet = try row.decode([UInt8]?.self, at: 4)
+        peerConnInfo = try row.decode([UInt8]?.self, at: 5)
+        lastSndID = try row.decode(Int64.self, at: 6)
+        lastSndHash = try row.decode([UInt8].self, at: 7)
+        lastRcvID = try row.decode(Int64.self, at: 8)
+        lastRcvHash = try row.decode([UInt8].self, at: 9)
+    }
+
+    static let columns =
+        "conn_id, conn_mode, status, x3dh_keys, ratchet, peer_conn_info, last_snd_id, last_snd_hash, last_rcv_id, last_rcv_hash"
+}
+
+extension AgentStore {
+    func insert(_ connection: ConnectionRecord) throws(AgentError) {
+        try run(
+            "INSERT INTO connections (\(ConnectionRecord.columns), created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                connection.id, connection.mode.rawValue, connection.status.rawValue, connection.x3dhKeys, connection.ratchet,
+                connection.peerConnInfo, connection.lastSndID, connection.lastSndHash, connection.lastRcvID, connection.lastRcvHash, now(),
+            ])
+    }
+
+    func update(_ connection: ConnectionRecord) throws(AgentError) {
+        try run(
+            """
+            UPDATE connections SET status = ?, x3dh_keys = ?, ratchet = ?, peer_conn_info = ?, last_snd_id = ?,
+              last_snd_hash = ?, last_rcv_id = ?, last_rcv_hash = ? WHERE conn_id = ?
+            """,
+            [
+                connection.status.rawValue, connection.x3dhKeys, connection.ratchet, connection.peerConnInfo, connection.lastSndID,
+                connection.lastSndHash, connection.lastRcvID, connection.lastRcvHash, connection.id,
+            ])
+    }
+
+    func connection(_ id: AgentConnectionID) throws(AgentError) -> ConnectionRecord {
+        guard let row = try row("SELECT \(ConnectionRecord.columns) FROM connections WHERE conn_id = ?", [id]) else {
+            throw .notFound("connection \(id)")
+        }
+        do { return try ConnectionRecord(row: row) } catch { throw .store("\(error)") }
+    }
+
+    func connectionIDs() throws(AgentError) -> [AgentConnectionID] {
+        try column("conn_id", "SELECT conn_id FROM connections WHERE status != 'deleted' ORDER BY created_at, conn_id")
+    }
+
+    func deleteConnection(_ id: AgentConnectionID) throws(AgentError) {
+        try run("DELETE FROM connections WHERE conn_id = ?", [id])
+    }
+}
