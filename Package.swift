@@ -51,7 +51,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["SimpleXDesktop", "SimpleXRelay", "SimpleXProtocol", "SimpleXCrypto"],
             path: "Tests/TestSupport"),
         .executableTarget(
-            name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXRelay"],
+            name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "SimpleXProtocol"],
             path: "Tests/TestPeer"),
         .target(name: "CBench", dependencies: ["CSodium"], path: "Tests/CBench"),
         .executableTarget(

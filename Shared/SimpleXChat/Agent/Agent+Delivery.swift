@@ -1,0 +1,173 @@
+import Foundation
+import SimpleXCrypto
+import SimpleXProtocol
+
+extension Agent {
+    // MARK: - Sending
+
+    /// Encrypts a message and puts it in the connection's persistent send queue; it leaves when
+    /// the relay is reachable, in order, retried until the relay accepts it (SimpleX `SEND`).
+    /// Returns its id on this connection (the `sent` and `delivered` events carry it).
+    @discardableResult
+    public func sendMessage(_ id: AgentConnectionID, body: [UInt8]) throws(AgentError) -> Int64 {
+        guard body.count <= Self.maxMessageBodySize else {
+            throw .state("message of \(body.count) bytes, the limit is \(Self.maxMessageBodySize)")
+        }
+        let agentMsgID = try enqueueMessage(id, .message(body: body), kind: .message)
+        kick(id)
+        return agentMsgID
+    }
+
+    /// Encrypts an A_MSG-level message with the next id and the hash chain, and enqueues it in
+    /// the same transaction that advances the ratchet.
+    func enqueueMessage(_ id: AgentConnectionID, _ message: AMessage, kind: SndMessageKind) throws(AgentError) -> Int64 {
+        var record = try store.connection(id)
+        guard record.status == .ready, record.mode == .invitation else {
+            throw .state("connection \(id) is \(record.status.rawValue), not connected")
+        }
+        guard let queue = try store.sndQueue(connection: id) else { throw .store("connection \(id) has no send queue") }
+        var ratchet = try AgentCrypto.openRatchet(record, store: store)
+        let agentMsgID = record.lastSndID + 1
+        let body: [UInt8]
+        let hash: [UInt8]
+        do {
+            let plain = try AgentMessage.message(APrivHeader(sndMsgID: agentMsgID, prevMsgHash: record.lastSndHash), message).encoded()
+            hash = AgentMessage.hash(ofEncoded: plain)
+            let encrypted = try ratchet.encrypt(plain, paddedLength: AgentCrypto.messagePaddedLength)
+            let envelope = AgentMsgEnvelope(agentVersion: AgentVersions.agent.max, content: .message(encryptedAgentMessage: encrypted))
+            body = try AgentCrypto.seal(
+                try ClientMessage(privateHeader: .empty, envelope: envelope), for: queue, includeKey: false,
+                paddedLength: ClientMsgEnvelope.paddedMessageLength)
+        } catch let error as AgentError {
+            throw error
+        } catch {
+            throw .crypto("cannot encrypt the message: \(error)")
+        }
+        record.lastSndID = agentMsgID
+        record.lastSndHash = hash
+        record.ratchet = AgentCrypto.sealRatchet(ratchet, store: store, connection: id)
+        try store.transaction { () throws(AgentError) in
+            try store.update(record)
+            try store.enqueue(connection: id, queue: queue, kind: kind, agentMsgID: agentMsgID, msgHash: hash, body: body)
+        }
+        return agentMsgID
+    }
+
+    /// Starts the connection's delivery worker, or tells the running one to look again.
+    func kick(_ id: AgentConnectionID) {
+        guard !stopped else { return }
+        if workers[id] != nil {
+            rescan.insert(id)
+            return
+        }
+        workers[id] = Task { await self.deliver(id) }
+    }
+
+    /// The delivery worker: the oldest waiting message goes first; the next waits until the relay
+    /// has accepted it. A relay that is away is retried with backoff; nothing is dropped except
+    /// what the relay refuses for good (AUTH: the queue is gone).
+    private func deliver(_ id: AgentConnectionID) async {
+        var attempt = 0
+        while !Task.isCancelled && !stopped {
+            rescan.remove(id)
+            let message: SndMessage?
+            do { message = try store.nextPending(connection: id) } catch { break }
+            guard let message else {
+                if rescan.contains(id) { continue }
+                break
+            }
+            do {
+                try await send(message)
+                attempt = 0
+                try sent(message)
+            } catch let error as SMPClientError where error.isPermanent {
+                try? store.setStatus("error", sndMessage: message.id)
+                emit(.sendFailed(connection: id, agentMsgID: message.agentMsgID, reason: "\(error)"))
+            } catch {
+                // The relay is away, slow or full: the same bytes go again after a while.
+                let delay = config.retry.delay(attempt: attempt, random: Double.random(in: 0..<1))
+                attempt += 1
+                try? await Task.sleep(for: delay)
+            }
+        }
+        workers[id] = nil
+        // A message enqueued after the last look, with no worker to see it.
+        if !stopped, !Task.isCancelled, (try? store.nextPending(connection: id)) != nil { kick(id) }
+    }
+
+    private func send(_ message: SndMessage) async throws {
+        guard let queue = try store.sndQueue(server: message.server, senderID: message.senderID) else {
+            throw SMPClientError.server(.auth)
+        }
+        let client = try await pool.client(for: queue.server)
+        if !queue.secured, let key = queue.authKey {
+            // SKEY is idempotent with the same key, so a retry after a lost OK is harmless.
+            try await client.secureBySender(senderID: queue.senderID, senderKey: key)
+            try store.setSecured(queue)
+        }
+        try await client.sendMessage(senderID: queue.senderID, key: queue.authKey, body: message.body)
+    }
+
+    private func sent(_ message: SndMessage) throws(AgentError) {
+        try store.markSent(message)
+        switch message.kind {
+        case .message:
+            if let agentMsgID = message.agentMsgID { emit(.sent(connection: message.connectionID, agentMsgID: agentMsgID)) }
+        case .replyConfirmation:
+            // The inviting side is connected once its profile is on the way to the joiner.
+            emit(.connected(connection: message.connectionID))
+        case .confirmation, .invitation, .receipt, .hello:
+            break
+        }
+    }
+
+    // MARK: - Acknowledging
+
+    /// The app has processed message `agentMsgID`: the relay may drop it and send the next one;
+    /// with `receipt`, the sender learns it was delivered (A_RCVD).
+    public func ackMessage(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool = false) async throws(AgentError) {
+        guard let message = try store.receivedMessage(connection: id, agentMsgID: agentMsgID) else {
+            throw .notFound("message \(agentMsgID) on \(id)")
+        }
+        if !message.userAck {
+            try store.setUserAck(connection: id, agentMsgID: agentMsgID)
+            if receipt, let hash = try store.receivedHash(connection: id, agentMsgID: agentMsgID) {
+                _ = try enqueueMessage(
+                    id, .receipts([AMessageReceipt(agentMsgID: agentMsgID, msgHash: hash, receiptInfo: [])]), kind: .receipt)
+                kick(id)
+            }
+        }
+        if !message.relayAck { await acknowledgeOnRelay(message) }
+    }
+
+    /// ACK to the relay; the next message it returns is processed at once. A relay that is away
+    /// will deliver the message again after resubscribing, and it is then acknowledged silently.
+    func acknowledgeOnRelay(_ message: RcvMessage) async {
+        guard let queue = try? store.rcvQueue(server: message.server, recipientID: message.recipientID) else { return }
+        await acknowledge(queue: queue, serverMsgID: message.serverMsgID)
+    }
+
+    func acknowledge(queue: RcvQueue, serverMsgID: [UInt8]) async {
+        do {
+            let client = try await pool.client(for: queue.server)
+            let next = try await client.ack(recipientID: queue.recipientID, key: queue.authKey, messageID: serverMsgID)
+            try? store.setRelayAck(connection: queue.connectionID, serverMsgID: serverMsgID)
+            if let next { await process(next, on: queue.server, recipientID: queue.recipientID) }
+        } catch let error as SMPClientError where error == .server(.noMsg) {
+            // Already acknowledged (a retry after a lost reply).
+            try? store.setRelayAck(connection: queue.connectionID, serverMsgID: serverMsgID)
+        } catch {
+            // Left for redelivery.
+        }
+    }
+}
+
+extension SMPClientError {
+    /// Errors after which resending the same message can never succeed.
+    var isPermanent: Bool {
+        switch self {
+        case .server(.auth), .server(.largeMsg), .server(.cmd): return true
+        default: return false
+        }
+    }
+}

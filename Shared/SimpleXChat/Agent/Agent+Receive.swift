@@ -1,0 +1,261 @@
+import Foundation
+import SimpleXCrypto
+import SimpleXProtocol
+
+extension Agent {
+    // MARK: - Relay events
+
+    func handle(_ event: SMPServerEvent, from server: SMPServerAddress) async {
+        guard !stopped else { return }
+        switch event {
+        case .message(let recipientID, let messageID, let encryptedBody):
+            await process(SMPDeliveredMessage(messageID: messageID, encryptedBody: encryptedBody), on: server, recipientID: recipientID)
+        case .end(let recipientID):
+            ended.insert(QueueAddress(server: server, id: recipientID))
+            if let queue = try? store.rcvQueue(server: server, recipientID: recipientID) {
+                emit(.subscriptionEnded(connection: queue.connectionID))
+            }
+        case .deleted, .unexpected:
+            break
+        case .disconnected:
+            emit(.relayDown(server: server.description))
+        case .reconnected:
+            emit(.relayUp(server: server.description))
+            let queues = (try? store.rcvQueues().filter { $0.server == server }) ?? []
+            await subscribe(queues, on: server)
+        }
+    }
+
+    /// SUB for `queues`, in batches, until the relay answers (retrying with backoff while it is
+    /// away); messages waiting in the queues arrive as the replies and are processed.
+    func subscribe(_ queues: [RcvQueue], on server: SMPServerAddress) async {
+        var remaining = queues
+        var attempt = 0
+        while !remaining.isEmpty && !stopped {
+            do {
+                let client = try await pool.client(for: server)
+                var failed: [RcvQueue] = []
+                for start in stride(from: 0, to: remaining.count, by: config.subscriptionBatchSize) {
+                    let batch = Array(remaining[start..<min(start + config.subscriptionBatchSize, remaining.count)])
+                    for queue in batch { ended.remove(QueueAddress(server: server, id: queue.recipientID)) }
+                    let replies = await client.sendBatch(batch.map { SMPRequest(.sub, entityID: $0.recipientID, key: $0.authKey) })
+                    for (queue, reply) in zip(batch, replies) {
+                        switch reply {
+                        case .success(.msg(let messageID, let body)):
+                            await process(SMPDeliveredMessage(messageID: messageID, encryptedBody: body), on: server, recipientID: queue.recipientID)
+                        case .success:
+                            break
+                        case .failure(let error) where error.isPermanent:
+                            break  // The queue is gone on the relay; nothing will arrive.
+                        case .failure:
+                            failed.append(queue)
+                        }
+                    }
+                }
+                remaining = failed
+            } catch {
+                // Cannot connect: try everything again later.
+            }
+            if !remaining.isEmpty {
+                try? await Task.sleep(for: config.retry.delay(attempt: attempt, random: Double.random(in: 0..<1)))
+                attempt += 1
+            }
+        }
+    }
+
+    // MARK: - Received messages
+
+    /// One message from a relay: both layers opened, committed to the store, then either handed
+    /// to the app (A_MSG, acknowledged on the relay when the app acknowledges it) or handled
+    /// here and acknowledged at once.
+    func process(_ delivered: SMPDeliveredMessage, on server: SMPServerAddress, recipientID: EntityID) async {
+        guard !ended.contains(QueueAddress(server: server, id: recipientID)),
+            let queue = try? store.rcvQueue(server: server, recipientID: recipientID)
+        else { return }
+        let received: ReceivedMessageBody
+        do {
+            received = try SMPClient.decryptMessage(delivered.encryptedBody, messageID: delivered.messageID, sharedKey: queue.messageKey)
+        } catch {
+            emit(.receiveFailed(connection: queue.connectionID, reason: .decryption("relay layer: \(error)")))
+            return await acknowledge(queue: queue, serverMsgID: delivered.messageID)
+        }
+        guard case .message(_, let body) = received.content else {
+            // The quota marker: the sender may continue; nothing for the app.
+            return await acknowledge(queue: queue, serverMsgID: delivered.messageID)
+        }
+        let outcome: ReceiveOutcome
+        do {
+            outcome = try receive(body, on: queue, serverMsgID: delivered.messageID)
+        } catch let failure as AgentReceiveFailure {
+            emit(.receiveFailed(connection: queue.connectionID, reason: failure))
+            return await acknowledge(queue: queue, serverMsgID: delivered.messageID)
+        } catch {
+            // The store failed: leave the message on the relay, it comes again after a restart.
+            return
+        }
+        for event in outcome.events { emit(event) }
+        if outcome.acknowledgeNow { await acknowledge(queue: queue, serverMsgID: delivered.messageID) }
+        if let reply = outcome.kick { kick(reply) }
+    }
+
+    struct ReceiveOutcome {
+        var events: [AgentEvent] = []
+        /// False for an A_MSG: the app acknowledges it.
+        var acknowledgeNow = true
+        var kick: AgentConnectionID?
+    }
+
+    /// Everything about one SEND body that needs no network: decrypt, check, commit. Runs without
+    /// suspending, so no other task sees the ratchet half-advanced.
+    private func receive(_ body: [UInt8], on queue: RcvQueue, serverMsgID: [UInt8]) throws -> ReceiveOutcome {
+        let encHash = SHA256.hash(body)
+        let id = queue.connectionID
+        if let earlier = try store.receivedMessage(connection: id, encHash: encHash) {
+            return duplicate(earlier)
+        }
+        let (clientMessage, newPeerKey) = try AgentCrypto.open(body, on: queue)
+        let envelope: AgentMsgEnvelope
+        do { envelope = try clientMessage.envelope() } catch { throw AgentReceiveFailure.invalid("envelope: \(error)") }
+        guard AgentVersions.agent.contains(envelope.agentVersion) else {
+            throw AgentReceiveFailure.invalid("agent version \(envelope.agentVersion)")
+        }
+        var record = try store.connection(id)
+        switch envelope.content {
+        case .invitation(let link, let connInfo):
+            guard record.mode == .contact else { throw AgentReceiveFailure.invalid("a contact request on a connection that is not an address") }
+            if try store.contactRequestExists(encHash: encHash) { return ReceiveOutcome() }
+            let invitationID = Self.newConnectionID()
+            try store.insertContactRequest(id: invitationID, address: id, connRequest: link.description, connInfo: connInfo, encHash: encHash)
+            return ReceiveOutcome(events: [.contactRequest(address: id, invitationID: invitationID, peerInfo: connInfo)])
+        case .confirmation(let params, let encrypted):
+            return try confirmation(&record, queue: queue, params: params, encrypted: encrypted, newPeerKey: newPeerKey)
+        case .message(let encrypted):
+            return try message(&record, queue: queue, encrypted: encrypted, encHash: encHash, serverMsgID: serverMsgID)
+        case .ratchetKey:
+            throw AgentReceiveFailure.invalid("ratchet re-synchronisation is not supported")
+        }
+    }
+
+    private func duplicate(_ earlier: RcvMessage) -> ReceiveOutcome {
+        if !earlier.userAck {
+            // Delivered to the app before a restart and never acknowledged: deliver it again.
+            return ReceiveOutcome(
+                events: [
+                    .message(
+                        connection: earlier.connectionID,
+                        message: AgentReceivedMessage(agentMsgID: earlier.agentMsgID, integrity: earlier.integrity, body: earlier.body))
+                ], acknowledgeNow: false)
+        }
+        // Acknowledged by the app but not on the relay (a restart in between): just ACK. Already
+        // ACKed on the relay too: the same bytes were sent again — a replay.
+        return ReceiveOutcome(events: earlier.relayAck ? [.receiveFailed(connection: earlier.connectionID, reason: .duplicate)] : [])
+    }
+
+    private func confirmation(
+        _ record: inout ConnectionRecord, queue: RcvQueue, params: E2ERatchetParams?, encrypted: [UInt8], newPeerKey: [UInt8]?
+    ) throws -> ReceiveOutcome {
+        switch record.status {
+        case .new:
+            // We invited; the joiner's keys start our ratchet.
+            guard let params else { throw AgentReceiveFailure.invalid("a confirmation without ratchet keys") }
+            guard AgentVersions.e2e.contains(params.version) else { throw AgentReceiveFailure.invalid("e2e version \(params.version)") }
+            let own = try AgentCrypto.openX3DH(record, store: store)
+            var ratchet: RatchetState
+            let plain: [UInt8]
+            do {
+                ratchet = try RatchetState.initiating(own: own, joiner: try RatchetPublicKeys(first: params.key1, second: params.key2))
+                plain = try ratchet.decrypt(encrypted)
+            } catch {
+                throw AgentReceiveFailure.decryption("confirmation: \(error)")
+            }
+            guard case .connInfoReply(let queues, let connInfo) = try decodeAgentMessage(plain), let reply = queues.first else {
+                throw AgentReceiveFailure.invalid("a confirmation without reply queues")
+            }
+            let sndQueue = SndQueue(
+                connectionID: record.id, server: reply.server, senderID: reply.senderID, authKey: .generate(.x25519),
+                e2eKey: X25519.generateKeyPair(), e2ePeerKey: reply.dhPublicKey, secured: false)
+            record.status = .confirmed
+            record.x3dhKeys = nil
+            record.peerConnInfo = connInfo
+            record.ratchet = AgentCrypto.sealRatchet(ratchet, store: store, connection: record.id)
+            let updated = record
+            try store.transaction { () throws(AgentError) in
+                try store.update(updated)
+                if let newPeerKey { try store.setPeerKey(newPeerKey, of: queue) }
+                try store.insert(sndQueue)
+            }
+            return ReceiveOutcome(events: [.confirmation(connection: record.id, peerInfo: connInfo)])
+        case .joined:
+            // We joined; the inviter's profile completes the connection.
+            var ratchet = try AgentCrypto.openRatchet(record, store: store)
+            let plain: [UInt8]
+            do { plain = try ratchet.decrypt(encrypted) } catch { throw AgentReceiveFailure.decryption("confirmation: \(error)") }
+            guard case .connInfo(let connInfo) = try decodeAgentMessage(plain) else {
+                throw AgentReceiveFailure.invalid("the inviter's confirmation without its connection info")
+            }
+            record.status = .ready
+            record.ratchet = AgentCrypto.sealRatchet(ratchet, store: store, connection: record.id)
+            let updated = record
+            try store.transaction { () throws(AgentError) in
+                try store.update(updated)
+                if let newPeerKey { try store.setPeerKey(newPeerKey, of: queue) }
+            }
+            return ReceiveOutcome(events: [.info(connection: record.id, peerInfo: connInfo), .connected(connection: record.id)])
+        case .confirmed, .ready, .deleted:
+            // A confirmation sent again after a lost OK: already done.
+            return ReceiveOutcome()
+        }
+    }
+
+    private func message(
+        _ record: inout ConnectionRecord, queue: RcvQueue, encrypted: [UInt8], encHash: [UInt8], serverMsgID: [UInt8]
+    ) throws -> ReceiveOutcome {
+        guard record.status == .ready || record.status == .confirmed else {
+            throw AgentReceiveFailure.invalid("a message before the connection is established")
+        }
+        var ratchet = try AgentCrypto.openRatchet(record, store: store)
+        let plain: [UInt8]
+        do { plain = try ratchet.decrypt(encrypted) } catch { throw AgentReceiveFailure.decryption("\(error)") }
+        guard case .message(let header, let content) = try decodeAgentMessage(plain) else {
+            throw AgentReceiveFailure.invalid("not a message")
+        }
+        let hash = AgentMessage.hash(ofEncoded: plain)
+        let integrity = MessageIntegrity.check(
+            id: header.sndMsgID, previousHash: header.prevMsgHash, lastID: record.lastRcvID, lastHash: record.lastRcvHash)
+        if header.sndMsgID > record.lastRcvID {
+            record.lastRcvID = header.sndMsgID
+            record.lastRcvHash = hash
+        }
+        record.ratchet = AgentCrypto.sealRatchet(ratchet, store: store, connection: record.id)
+        var outcome = ReceiveOutcome()
+        var appBody: [UInt8] = []
+        switch content {
+        case .message(let body):
+            appBody = body
+            outcome.acknowledgeNow = false
+            outcome.events.append(
+                .message(connection: record.id, message: AgentReceivedMessage(agentMsgID: header.sndMsgID, integrity: integrity, body: body)))
+        case .receipts(let receipts):
+            for receipt in receipts {
+                guard let sentHash = try store.sentMessageHash(connection: record.id, agentMsgID: receipt.agentMsgID) else { continue }
+                let matched = sentHash == receipt.msgHash
+                if matched { try store.markDelivered(connection: record.id, agentMsgID: receipt.agentMsgID) }
+                outcome.events.append(.delivered(connection: record.id, agentMsgID: receipt.agentMsgID, hashMatched: matched))
+            }
+        case .hello, .queueContinue, .queueAdd, .queueKey, .queueUse, .queueTest, .ratchetReady:
+            break
+        }
+        let updated = record
+        try store.transaction { () throws(AgentError) in
+            try store.update(updated)
+            try store.insertReceived(
+                connection: updated.id, agentMsgID: header.sndMsgID, encHash: encHash, msgHash: hash, body: appBody, integrity: integrity,
+                queue: queue, serverMsgID: serverMsgID, userAck: outcome.acknowledgeNow)
+        }
+        return outcome
+    }
+
+    private func decodeAgentMessage(_ plain: [UInt8]) throws(AgentReceiveFailure) -> AgentMessage {
+        do { return try AgentMessage.decode(plain) } catch { throw .invalid("agent message: \(error)") }
+    }
+}

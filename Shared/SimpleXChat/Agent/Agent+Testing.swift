@@ -1,0 +1,36 @@
+import SimpleXProtocol
+
+extension Agent {
+    /// Test hook: SENDs the connection's last sent message again, as a relay or an attacker
+    /// holding the queue key could replay it; with `tamper`, one ciphertext byte is flipped
+    /// first. The receiving agent must detect both (duplicate; decryption failure).
+    @_spi(Testing)
+    public func resendLastMessage(_ id: AgentConnectionID, tamper: Bool) async throws(AgentError) {
+        guard let last = try store.lastSentMessage(connection: id),
+            let queue = try store.sndQueue(server: last.server, senderID: last.senderID)
+        else { throw .notFound("a sent message on \(id)") }
+        var body = last.body
+        if tamper { body[body.count - 40] ^= 0x01 }
+        do {
+            try await pool.client(for: queue.server).sendMessage(senderID: queue.senderID, key: queue.authKey, body: body)
+        } catch let error as AgentError {
+            throw error
+        } catch {
+            throw .relay("\(error)")
+        }
+    }
+}
+
+extension AgentStore {
+    func lastSentMessage(connection: AgentConnectionID) throws(AgentError) -> SndMessage? {
+        guard
+            let row = try row(
+                """
+                SELECT snd_message_id FROM snd_messages WHERE conn_id = ? AND kind = 'message' AND status != 'pending'
+                ORDER BY snd_message_id DESC LIMIT 1
+                """, [connection])
+        else { return nil }
+        let id: Int64 = try value(row, "snd_message_id")
+        return try sndMessage(id: id)
+    }
+}

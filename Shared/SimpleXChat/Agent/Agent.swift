@@ -1,0 +1,89 @@
+import Foundation
+import SimpleXCrypto
+import SimpleXProtocol
+
+/// The SimpleX agent: duplex connections over relay queues, end-to-end encrypted with the double
+/// ratchet, with delivery that loses nothing (commands in, `events` out).
+///
+/// An actor: the store, the workers and the subscriptions are its state. Every section that reads
+/// a ratchet, advances it and writes it back runs without suspending, inside one transaction with
+/// the message it belongs to, so interleaved commands cannot fork a ratchet.
+public actor Agent {
+    /// Events for one consumer (the chat core); finishes on `stop()`.
+    public nonisolated let events: AsyncStream<AgentEvent>
+    let sink: AsyncStream<AgentEvent>.Continuation
+    let store: AgentStore
+    let pool: SMPServerPool
+    let config: AgentConfig
+    /// One delivery worker per connection with messages waiting.
+    var workers: [AgentConnectionID: Task<Void, Never>] = [:]
+    /// Workers asked to look again for messages enqueued while they were sending.
+    var rescan: Set<AgentConnectionID> = []
+    /// Queues another process took over (END): their messages are not ours to process any more.
+    var ended: Set<QueueAddress> = []
+    var stopped = false
+
+    /// The largest message body `sendMessage` takes.
+    public static let maxMessageBodySize = AgentCrypto.maxMessageBodySize
+
+    /// A queue on a relay, as events and replies name it.
+    struct QueueAddress: Hashable {
+        let server: SMPServerAddress
+        let id: EntityID
+    }
+
+    private init(config: AgentConfig, store: AgentStore, pool: SMPServerPool) {
+        self.config = config
+        self.store = store
+        self.pool = pool
+        (events, sink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Opens the agent database (creating it) and prepares the relay connections; `start` then
+    /// subscribes and resumes delivery.
+    public static func open(config: AgentConfig, secrets: AgentSecrets) async throws(AgentError) -> Agent {
+        let store = try AgentStore(path: config.databasePath, secrets: secrets)
+        let pool = try SMPServerPool(options: config.clientOptions)
+        let agent = Agent(config: config, store: store, pool: pool)
+        await pool.setEventHandler { [weak agent] server, event in await agent?.handle(event, from: server) }
+        return agent
+    }
+
+    /// Subscribes every receiving queue (in batches per relay) and restarts delivery of every
+    /// message still waiting. Relays that are down are retried in the background.
+    public func start() async {
+        let queues: [RcvQueue]
+        do {
+            queues = try store.rcvQueues()
+            for connection in try store.connectionsWithPendingMessages() { kick(connection) }
+        } catch {
+            sink.yield(.sendFailed(connection: "", agentMsgID: nil, reason: "\(error)"))
+            return
+        }
+        for (server, serverQueues) in Dictionary(grouping: queues, by: \.server) {
+            Task { await self.subscribe(serverQueues, on: server) }
+        }
+    }
+
+    /// Stops workers and relay connections; the store stays consistent (what was not ACKed is
+    /// delivered again by the relays next time).
+    public func stop() async {
+        guard !stopped else { return }
+        stopped = true
+        for worker in workers.values { worker.cancel() }
+        for worker in workers.values { await worker.value }
+        workers = [:]
+        await pool.close()
+        store.close()
+        sink.finish()
+    }
+
+    func emit(_ event: AgentEvent) { sink.yield(event) }
+
+    func pickServer() throws(AgentError) -> SMPServerAddress {
+        guard let server = config.servers.randomElement() else { throw .noServers }
+        return server
+    }
+
+    static func newConnectionID() -> AgentConnectionID { Base64URL.encode(Random.bytes(count: 12)) }
+}

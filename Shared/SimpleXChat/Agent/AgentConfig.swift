@@ -1,0 +1,36 @@
+import Foundation
+import SimpleXProtocol
+
+/// How an agent is set up: where its database is, which relays it makes new queues on, and how
+/// it retries.
+public struct AgentConfig: Sendable {
+    /// The SMP client version range put in queue URIs (`v=1-4`, as SimpleX's).
+    public static let queueVersionRange: VersionRange = {
+        do { return try VersionRange(min: 1, max: 4) } catch { preconditionFailure("1-4 is a valid range") }
+    }()
+
+    /// `simplex_v1_agent.db` in the group directory, usually.
+    public var databasePath: String
+    /// The user's relays; new queues go to one of them, chosen at random.
+    public var servers: [SMPServerAddress]
+    /// Timeouts, keep-alive and reconnection of the relay connections.
+    public var clientOptions: SMPClientOptions
+    /// Waits between delivery attempts while a relay is away (full jitter, as the client's reconnects).
+    public var retry: SMPBackoff
+    /// SUB commands sent together when subscribing at start.
+    public var subscriptionBatchSize: Int
+
+    public init(
+        databasePath: String, servers: [SMPServerAddress], clientOptions: SMPClientOptions = SMPClientOptions(),
+        retry: SMPBackoff = SMPBackoff(initial: .milliseconds(200), maximum: .seconds(30)), subscriptionBatchSize: Int = 100
+    ) {
+        self.databasePath = databasePath
+        self.servers = servers
+        self.clientOptions = clientOptions
+        self.retry = retry
+        self.subscriptionBatchSize = subscriptionBatchSize
+    }
+
+    /// The agent database in a group directory.
+    public static func databasePath(groupDirectory: String) -> String { groupDirectory + "/simplex_v1_agent.db" }
+}

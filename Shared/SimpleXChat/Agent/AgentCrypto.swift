@@ -1,0 +1,92 @@
+import SimpleXCrypto
+import SimpleXProtocol
+
+/// The agent's two encryption layers around an `AgentMsgEnvelope`: the per-queue crypto_box
+/// (keyed by the two sides' per-queue X25519 keys) and, inside it, the double ratchet.
+enum AgentCrypto {
+    /// The ratchet's padded plaintext for confirmations and for messages: the largest that
+    /// still fits the per-queue padded `ClientMessage` with its headers.
+    static let confirmationPaddedLength = 14_848
+    static let messagePaddedLength = 15_840
+
+    /// The largest A_MSG body: the ratchet's padded length less its 2-byte length and the agent
+    /// message header ('M', sndMsgId, prevMsgHash, 'M').
+    static let maxMessageBodySize = messagePaddedLength - 2 - (1 + 8 + 1 + 32 + 1)
+
+    /// A SEND body: `clientMessage` padded and boxed for `queue`, with our per-queue key in the
+    /// public header when the recipient does not know it yet (the first message on the queue).
+    static func seal(_ clientMessage: ClientMessage, for queue: SndQueue, includeKey: Bool, paddedLength: Int) throws(AgentError)
+        -> [UInt8]
+    {
+        do {
+            let nonce = Random.bytes(count: ClientMsgEnvelope.nonceCount)
+            let shared = try CryptoBox.SharedKey(publicKey: queue.e2ePeerKey, privateKey: queue.e2eKey.privateKey)
+            let ciphertext = try shared.seal(Padding.pad(clientMessage.encoded(), to: paddedLength), nonce: nonce)
+            return try ClientMsgEnvelope(
+                header: PubHeader(version: AgentConfig.queueVersionRange.max, senderDHKey: includeKey ? queue.e2eKey.publicKey : nil),
+                nonce: nonce, ciphertext: ciphertext
+            ).encoded()
+        } catch let error as AgentError {
+            throw error
+        } catch {
+            throw .crypto("cannot seal a message for the queue: \(error)")
+        }
+    }
+
+    /// Opens a SEND body received on `queue`: the client message, and the sender's per-queue key
+    /// when this message introduced it.
+    static func open(_ body: [UInt8], on queue: RcvQueue) throws(AgentReceiveFailure) -> (ClientMessage, newPeerKey: [UInt8]?) {
+        let envelope: ClientMsgEnvelope
+        do { envelope = try ClientMsgEnvelope.decode(body) } catch { throw .invalid("per-queue envelope: \(error)") }
+        guard let peerKey = envelope.header.senderDHKey ?? queue.e2ePeerKey else {
+            throw .decryption("the sender's per-queue key is unknown")
+        }
+        let padded: [UInt8]
+        do {
+            let shared = try CryptoBox.SharedKey(publicKey: peerKey, privateKey: queue.e2eKey.privateKey)
+            padded = try shared.open(envelope.ciphertext, nonce: envelope.nonce)
+        } catch {
+            throw .decryption("per-queue layer: \(error)")
+        }
+        do {
+            let message = try ClientMessage.decode(try Padding.unpad(padded))
+            return (message, envelope.header.senderDHKey == queue.e2ePeerKey ? nil : envelope.header.senderDHKey)
+        } catch {
+            throw .invalid("client message: \(error)")
+        }
+    }
+
+    // MARK: Sealed state
+
+    static func sealRatchet(_ ratchet: RatchetState, store: AgentStore, connection: AgentConnectionID) -> [UInt8] {
+        store.seal(ratchet.encoded(), column: "ratchet", row: connection)
+    }
+
+    static func openRatchet(_ record: ConnectionRecord, store: AgentStore) throws(AgentError) -> RatchetState {
+        guard let sealed = record.ratchet else { throw .state("connection \(record.id) has no ratchet yet") }
+        let bytes = try store.open(sealed, column: "ratchet", row: record.id)
+        do {
+            return try bytes.withUnsafeBytes { raw throws(RatchetError) in try RatchetState(decoding: raw) }
+        } catch {
+            throw .store("the ratchet of \(record.id) cannot be read: \(error)")
+        }
+    }
+
+    static func sealX3DH(_ keys: RatchetKeyPairs, store: AgentStore, connection: AgentConnectionID) -> [UInt8] {
+        var both = keys.first.privateKey.withUnsafeBytes { Array($0) }
+        both += keys.second.privateKey.withUnsafeBytes { Array($0) }
+        defer { for index in both.indices { both[index] = 0 } }
+        return store.sealBytes(both, column: "x3dh_keys", row: connection)
+    }
+
+    static func openX3DH(_ record: ConnectionRecord, store: AgentStore) throws(AgentError) -> RatchetKeyPairs {
+        guard let sealed = record.x3dhKeys else { throw .state("connection \(record.id) has no X3DH keys") }
+        let both = try store.open(sealed, column: "x3dh_keys", row: record.id)
+        do {
+            let (first, second) = both.withUnsafeBytes { (SecureBytes(copying: Array($0[0..<32])), SecureBytes(copying: Array($0[32..<64]))) }
+            return RatchetKeyPairs(first: try X25519.keyPair(fromPrivateKey: first), second: try X25519.keyPair(fromPrivateKey: second))
+        } catch {
+            throw .store("the X3DH keys of \(record.id) cannot be read: \(error)")
+        }
+    }
+}
