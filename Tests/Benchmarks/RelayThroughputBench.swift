@@ -4,6 +4,7 @@ import Foundation
 import SimpleXCrypto
 import SimpleXProtocol
 import SimpleXRelay
+import TestSupport
 
 /// Queue pairs, connections per side, and message counts for both systems.
 private enum ThroughputShape {
@@ -674,22 +675,6 @@ private final class BenchSocket: @unchecked Sendable {
             return n
         }
     }
-}
-
-private func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-        }
-    }
-    guard bound else { throw BenchError("cannot bind a loopback port: errno \(errno)") }
-    return UInt16(bigEndian: address.sin_port)
 }
 
 /// Wall time, this process's CPU time, and the server's CPU time (a thread of this process by

@@ -8,6 +8,7 @@ let roles: [String: ([String]) async throws -> Int32] = [
     "dbus": runDBusPeer,
     "notify": runNotifyPeer,
     "relay-store": runRelayStorePeer,
+    "agent": runAgentPeer,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Two agents in separate processes, connected through a real relay process on loopback.
+@Suite(.serialized)
+struct AgentEndToEndTests {
+    /// Connects `alice` and `bob` by an invitation; returns (alice's id, bob's id) of the connection.
+    static func connect(_ alice: AgentPeerProcess, _ bob: AgentPeerProcess) async throws -> (String, String) {
+        alice.send("invite")
+        let invitation = try await alice.expectWords("invitation ")
+        bob.send("join \(invitation[2]) bob")
+        let bobID = try await bob.expectWords("joined ")[1]
+        let confirmation = try await alice.expectWords("event confirmation ")
+        #expect(confirmation == ["event", "confirmation", invitation[1], "bob"])
+        alice.send("allow \(invitation[1]) alice")
+        try await alice.expect("event connected \(invitation[1])")
+        #expect(try await bob.expectWords("event info ") == ["event", "info", bobID, "alice"])
+        try await bob.expect("event connected \(bobID)")
+        return (invitation[1], bobID)
+    }
+
+    /// The texts `peer`'s app committed on `connection`, in order.
+    static func texts(_ peer: AgentPeerProcess, on connection: String) throws -> [String] {
+        try peer.receivedLog().filter { $0.hasPrefix(connection + " ") }.map { String($0.split(separator: " ", maxSplits: 3)[3]) }
+    }
+
+    /// Polls (the log is a file another process writes) until `count` messages are in it.
+    static func waitForLog(_ peer: AgentPeerProcess, connection: String, count: Int, timeout: Duration = .seconds(120)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while try texts(peer, on: connection).count < count {
+            guard ContinuousClock.now < deadline else {
+                throw TestSupportError("\(try texts(peer, on: connection).count) of \(count) messages arrived")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    @Test func invitationConnectsAndAThousandMessagesEachWayArriveOnceInOrder() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await AgentPeerProcess(servers: relay.address)
+        let bob = try await AgentPeerProcess(servers: relay.address)
+        let (aliceID, bobID) = try await Self.connect(alice, bob)
+
+        alice.send("sendmany \(aliceID) 1000 a")
+        bob.send("sendmany \(bobID) 1000 b")
+        try await Self.waitForLog(bob, connection: bobID, count: 1000)
+        try await Self.waitForLog(alice, connection: aliceID, count: 1000)
+        #expect(try Self.texts(bob, on: bobID) == (1...1000).map { "a-\($0)" })
+        #expect(try Self.texts(alice, on: aliceID) == (1...1000).map { "b-\($0)" })
+        // Every message passed the id and hash-chain checks.
+        #expect(try bob.receivedLog().allSatisfy { $0.split(separator: " ")[2] == "ok" })
+        #expect(try alice.receivedLog().allSatisfy { $0.split(separator: " ")[2] == "ok" })
+        // Receipts come back: the sender sees its last message delivered.
+        try await alice.expect("event delivered \(aliceID)")
+        try await alice.quit()
+        try await bob.quit()
+    }
+
+    @Test func contactAddressRequestsAreAcceptedOrRejected() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await AgentPeerProcess(servers: relay.address)
+        let bob = try await AgentPeerProcess(servers: relay.address)
+        let carol = try await AgentPeerProcess(servers: relay.address)
+        alice.send("address")
+        let address = try await alice.expectWords("address ")
+        #expect(address[2].hasPrefix("simplex:/contact#/?v="))
+
+        bob.send("join \(address[2]) bob")
+        let bobID = try await bob.expectWords("joined ")[1]
+        let request = try await alice.expectWords("event request ")
+        #expect(request[2] == address[1] && request[4] == "bob")
+        alice.send("accept \(request[3]) alice")
+        let aliceID = try await alice.expectWords("accepted ")[1]
+        // Bob's invitation, carried by the request, gets Alice's confirmation.
+        #expect(try await bob.expectWords("event confirmation ") == ["event", "confirmation", bobID, "alice"])
+        bob.send("allow \(bobID) bob")
+        try await bob.expect("event connected \(bobID)")
+        try await alice.expect("event connected \(aliceID)")
+        bob.send("send \(bobID) hi-alice")
+        try await Self.waitForLog(alice, connection: aliceID, count: 1)
+        #expect(try Self.texts(alice, on: aliceID) == ["hi-alice"])
+
+        carol.send("join \(address[2]) carol")
+        _ = try await carol.expectWords("joined ")
+        let carolRequest = try await alice.expectWords("event request ")
+        #expect(carolRequest[4] == "carol")
+        alice.send("reject \(carolRequest[3])")
+        try await alice.expect("rejected \(carolRequest[3])")
+        // A rejected request is gone: accepting it now is an error, and Carol hears nothing.
+        alice.send("accept \(carolRequest[3]) alice")
+        #expect(try await alice.expect("error accept").contains("not found"))
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!carol.output.contains { $0.hasPrefix("event confirmation") })
+        for peer in [alice, bob, carol] { try await peer.quit() }
+    }
+
+    @Test func relayKilledAndRestartedMidStreamLosesAndRepeatsNothing() async throws {
+        let port = try freeLoopbackPort()
+        var relay = try await RelayProcess(extraConfig: ["port": "\(port)"])
+        let alice = try await AgentPeerProcess(servers: relay.address)
+        let bob = try await AgentPeerProcess(servers: relay.address)
+        let (aliceID, bobID) = try await Self.connect(alice, bob)
+
+        alice.send("sendmany \(aliceID) 1000 a")
+        try await Self.waitForLog(bob, connection: bobID, count: 150)
+        try await relay.kill()
+        try await Task.sleep(for: .milliseconds(300))
+        relay = try await RelayProcess(directory: relay.directory)
+        try await Self.waitForLog(bob, connection: bobID, count: 1000)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try Self.texts(bob, on: bobID) == (1...1000).map { "a-\($0)" })
+        try await alice.quit()
+        try await bob.quit()
+    }
+
+    @Test func receiverKilledMidStreamAndRestartedGetsEachMessageOnceInOrder() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await AgentPeerProcess(servers: relay.address)
+        var bob = try await AgentPeerProcess(servers: relay.address)
+        let (aliceID, bobID) = try await Self.connect(alice, bob)
+
+        alice.send("sendmany \(aliceID) 1000 a")
+        try await Self.waitForLog(bob, connection: bobID, count: 200)
+        try await bob.kill()
+        let before = try Self.texts(bob, on: bobID).count
+        bob = try await AgentPeerProcess(directory: bob.directory, servers: relay.address)
+        try await Self.waitForLog(bob, connection: bobID, count: 1000)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(before < 1000)
+        #expect(try Self.texts(bob, on: bobID) == (1...1000).map { "a-\($0)" })
+        try await alice.quit()
+        try await bob.quit()
+    }
+
+    @Test func tamperedAndReplayedMessagesAreDetectedAndDropped() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await AgentPeerProcess(servers: relay.address)
+        let bob = try await AgentPeerProcess(servers: relay.address)
+        let (aliceID, bobID) = try await Self.connect(alice, bob)
+        alice.send("send \(aliceID) one")
+        try await Self.waitForLog(bob, connection: bobID, count: 1)
+
+        alice.send("replay \(aliceID)")
+        try await bob.expect("event receiveFailed \(bobID) duplicate message")
+        alice.send("tamper \(aliceID)")
+        #expect(try await bob.expect("event receiveFailed \(bobID)").contains("cannot decrypt"))
+        // Neither reached the app, and the connection still works.
+        alice.send("send \(aliceID) two")
+        try await Self.waitForLog(bob, connection: bobID, count: 2)
+        #expect(try Self.texts(bob, on: bobID) == ["one", "two"])
+        try await alice.quit()
+        try await bob.quit()
+    }
+
+    @Test func aDeletedConnectionStopsReceiving() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await AgentPeerProcess(servers: relay.address)
+        let bob = try await AgentPeerProcess(servers: relay.address)
+        let (aliceID, bobID) = try await Self.connect(alice, bob)
+        alice.send("send \(aliceID) before")
+        try await Self.waitForLog(bob, connection: bobID, count: 1)
+
+        bob.send("delete \(bobID)")
+        try await bob.expect("deleted \(bobID)")
+        alice.send("send \(aliceID) after")
+        // The relay refuses: the queue is gone; Alice's agent says so, and Bob gets nothing.
+        try await alice.expect("event sendFailed \(aliceID)")
+        #expect(try Self.texts(bob, on: bobID) == ["before"])
+        try await alice.quit()
+        try await bob.quit()
+    }
+}
