@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// Commands: `invite`, `address`, `join <link> <info>`, `allow <conn> <info>`,
 /// `accept <invitation> <info>`, `reject <invitation>`, `send <conn> <text>`,
-/// `sendmany <conn> <count> <prefix>`, `delete <conn>`, `replay <conn>`, `tamper <conn>`, `quit`.
+/// `sendmany <conn> <count> <prefix>`, `delete <conn>`, `replay <conn>`, `tamper <conn>`,
+/// `lose <conn> <text>` (encrypted but never sent), `quit`.
 ///
 /// Received messages are the "app": each is appended to `<group-dir>/received.log` and synced
 /// before it is acknowledged (with a receipt), and a message id already in the log is not
@@ -78,6 +79,9 @@ private func run(_ command: String, _ words: [String], agent: Agent) async throw
     case ("delete", 1):
         try await agent.deleteConnection(words[0])
         say("deleted \(words[0])")
+    case ("lose", 2):
+        try await agent.loseMessage(words[0], body: Array(words[1].utf8))
+        say("lost \(words[0])")
     case ("replay", 1), ("tamper", 1):
         try await agent.resendLastMessage(words[0], tamper: command == "tamper")
         say("resent \(words[0])")

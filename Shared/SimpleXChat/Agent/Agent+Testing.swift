@@ -21,6 +21,17 @@ extension Agent {
     }
 }
 
+extension Agent {
+    /// Test hook: encrypts a message as `sendMessage` does (its id, hash chain and ratchet step
+    /// are used up) but never sends it, as if the relay lost it; the receiver must report the
+    /// gap (`skipped`) on the next message and still decrypt it.
+    @_spi(Testing)
+    public func loseMessage(_ id: AgentConnectionID, body: [UInt8]) throws(AgentError) {
+        let agentMsgID = try enqueueMessage(id, .message(body: body), kind: .message)
+        try store.run("DELETE FROM snd_messages WHERE conn_id = ? AND agent_msg_id = ?", [id, agentMsgID])
+    }
+}
+
 extension AgentStore {
     func lastSentMessage(connection: AgentConnectionID) throws(AgentError) -> SndMessage? {
         guard

@@ -170,4 +170,69 @@ struct AgentEndToEndTests {
         try await alice.quit()
         try await bob.quit()
     }
+
+    @Test func aLostMessageIsReportedAsSkippedAndLaterOnesStillDecrypt() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await AgentPeerProcess(servers: relay.address)
+        let bob = try await AgentPeerProcess(servers: relay.address)
+        let (aliceID, bobID) = try await Self.connect(alice, bob)
+        alice.send("send \(aliceID) one")
+        try await Self.waitForLog(bob, connection: bobID, count: 1)
+        alice.send("lose \(aliceID) two")
+        try await alice.expect("lost \(aliceID)")
+        alice.send("send \(aliceID) three")
+        try await Self.waitForLog(bob, connection: bobID, count: 2)
+        let log = try bob.receivedLog().map { $0.split(separator: " ").dropFirst().map(String.init) }
+        // Ids: "one" is 1, the lost "two" is 2 (Bob's receipt for "one" does not use Alice's ids).
+        #expect(log == [["1", "ok", "one"], ["3", "skipped", "2-2", "three"]])
+        try await alice.quit()
+        try await bob.quit()
+    }
+
+    @Test func aConnectionSpansTwoRelaysAndTheUsersEachHaveTheirOwn() async throws {
+        let relayA = try await RelayProcess()
+        let relayB = try await RelayProcess()
+        let alice = try await AgentPeerProcess(servers: relayA.address)
+        let bob = try await AgentPeerProcess(servers: relayB.address)
+        let (aliceID, bobID) = try await Self.connect(alice, bob)
+        alice.send("sendmany \(aliceID) 50 a")
+        bob.send("sendmany \(bobID) 50 b")
+        try await Self.waitForLog(bob, connection: bobID, count: 50)
+        try await Self.waitForLog(alice, connection: aliceID, count: 50)
+        #expect(try Self.texts(bob, on: bobID) == (1...50).map { "a-\($0)" })
+        #expect(try Self.texts(alice, on: aliceID) == (1...50).map { "b-\($0)" })
+        try await alice.quit()
+        try await bob.quit()
+    }
+
+    @Test func aSecondProcessSubscribingTakesOverAndTheFirstStopsQuietly() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await AgentPeerProcess(servers: relay.address)
+        let bob = try await AgentPeerProcess(servers: relay.address)
+        let (aliceID, bobID) = try await Self.connect(alice, bob)
+        // Another process on Bob's group directory subscribes to the same queues.
+        let bobAgain = try await AgentPeerProcess(directory: bob.directory, servers: relay.address)
+        try await bob.expect("event end \(bobID)")
+        alice.send("send \(aliceID) after-takeover")
+        try await bobAgain.expect("event message \(bobID)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!bob.output.contains { $0.hasPrefix("event message") })
+        #expect(try Self.texts(bobAgain, on: bobID) == ["after-takeover"])
+        try await alice.quit()
+        try await bob.quit()
+        try await bobAgain.quit()
+    }
+
+    @Test func malformedAndForeignLinksAreRefusedWithAClearError() async throws {
+        let relay = try await RelayProcess()
+        let bob = try await AgentPeerProcess(servers: relay.address)
+        bob.send("join simplex:/invitation#/?v=1000&smp=nonsense bob")
+        #expect(try await bob.expect("error join").contains("smp"))
+        // A real SimpleX Chat invitation: X448 keys.
+        let x448 = "MEIwBQYDK2VvAzkA" + String(repeating: "A", count: 75)
+        let simplex = "simplex:/invitation#/?v=2-7&smp=smp%3A%2F%2Fu2dS9sG8nMNURyZwqASV4yROM28Er0luVTx5X1CsMrU%3D%40smp4.simplex.im%2FabcdefghijklmnopqrstuvwxyzABCDEF%23%2F%3Fv%3D1-4%26dh%3D\(x448)&e2e=v%3D2-3%26x3dh%3D\(x448)%2C\(x448)"
+        bob.send("join \(simplex) bob")
+        #expect(try await bob.expect("error join").contains("X448"))
+        try await bob.quit()
+    }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import SimpleXCrypto
+import Testing
+import TestSupport
+
+@testable import SimpleXChat
+
+struct MessageIntegrityTests {
+    let hash = [UInt8](repeating: 7, count: 32)
+
+    @Test func theNextIdWithThePreviousHashIsOk() {
+        #expect(MessageIntegrity.check(id: 5, previousHash: hash, lastID: 4, lastHash: hash) == .ok)
+        #expect(MessageIntegrity.check(id: 1, previousHash: [], lastID: 0, lastHash: []) == .ok)
+    }
+
+    @Test func aGapIsSkippedWithTheMissingRange() {
+        #expect(MessageIntegrity.check(id: 9, previousHash: hash, lastID: 4, lastHash: hash) == .skipped(from: 5, to: 8))
+    }
+
+    @Test func anOldOrRepeatedIdIsBadAndAWrongHashIsBadHash() {
+        #expect(MessageIntegrity.check(id: 3, previousHash: hash, lastID: 4, lastHash: hash) == .badID(3))
+        #expect(MessageIntegrity.check(id: 4, previousHash: hash, lastID: 4, lastHash: hash) == .badID(4))
+        #expect(MessageIntegrity.check(id: 5, previousHash: [1], lastID: 4, lastHash: hash) == .badHash)
+    }
+
+    @Test func theStoredFormReadsBack() {
+        for integrity in [MessageIntegrity.ok, .badHash, .badID(12), .skipped(from: 3, to: 9)] {
+            #expect(MessageIntegrity(stored: integrity.description) == integrity)
+        }
+        #expect(MessageIntegrity(stored: "skipped 3") == nil)
+    }
+}
+
+struct AgentSecretsTests {
+    @Test func aSealedColumnOpensOnlyInItsOwnPlaceWithItsOwnKey() throws {
+        let secrets = try AgentSecrets(key: SecureBytes.random(count: 32))
+        let sealed = secrets.seal([1, 2, 3], column: "ratchet", row: "conn-a")
+        #expect(try secrets.open(sealed, column: "ratchet", row: "conn-a").withUnsafeBytes { Array($0) } == [1, 2, 3])
+        // Moved to another row or column, tampered, or under another keychain: each a clear error.
+        #expect(throws: AgentError.self) { try secrets.open(sealed, column: "ratchet", row: "conn-b") }
+        #expect(throws: AgentError.self) { try secrets.open(sealed, column: "e2e_key", row: "conn-a") }
+        var tampered = sealed
+        tampered[30] ^= 1
+        #expect(throws: AgentError.self) { try secrets.open(tampered, column: "ratchet", row: "conn-a") }
+        let other = try AgentSecrets(key: SecureBytes.random(count: 32))
+        #expect(throws: AgentError.self) { try other.open(sealed, column: "ratchet", row: "conn-a") }
+        #expect(throws: AgentError.self) { try secrets.open([1, 2, 3], column: "ratchet", row: "conn-a") }
+    }
+
+    @Test func aKeyOfTheWrongSizeIsRefused() {
+        #expect(throws: AgentError.self) { try AgentSecrets(key: SecureBytes.random(count: 16)) }
+    }
+
+    @Test func theAgentDatabaseKeepsNoPrivateKeyInTheClear() throws {
+        let directory = try TemporaryDirectory("agent-store")
+        let path = AgentConfig.databasePath(groupDirectory: directory.path)
+        let store = try AgentStore(path: path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        let keys = RatchetKeyPairs.generate()
+        var record = ConnectionRecord(id: "c1", mode: .invitation, status: .new)
+        record.x3dhKeys = AgentCrypto.sealX3DH(keys, store: store, connection: "c1")
+        try store.insert(record)
+        store.close()
+        let wal = (try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data()
+        let file = try Data(contentsOf: URL(fileURLWithPath: path)) + wal
+        let secret = keys.first.privateKey.withUnsafeBytes { Data($0) }
+        #expect(file.range(of: secret) == nil)
+        #expect(try permissions(of: path) == 0o600)
+        // Reopened with the same key, the keys come back; with another keychain's key, a clear error.
+        let reopened = try AgentStore(path: path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        #expect(throws: AgentError.self) { try AgentCrypto.openX3DH(try reopened.connection("c1"), store: reopened) }
+    }
+}
