@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SimpleXProtocol
@@ -63,6 +64,21 @@ import Testing
         #expect(Base64URL.decode("-_8") == [0xfb, 0xff])
         #expect(Base64URL.decode("+/8=") == nil)
         #expect(Base64URL.decode("a===") == nil)
+        #expect(Base64URL.decode("a") == nil)
+        #expect(Base64URL.decode("ab=c") == nil)
+        #expect(Base64URL.decode("") == [])
+    }
+
+    @Test func base64URLAgreesWithFoundationsBase64() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0..<200 {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let standard = Data(bytes).base64EncodedString()
+            let url = String(standard.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+            #expect(Base64URL.encode(bytes) == url)
+            #expect(Base64URL.decode(url) == bytes)
+            #expect(Base64URL.decode(url.replacingOccurrences(of: "=", with: "")) == bytes)
+        }
     }
 
     @Test func publicKeysAsSPKI() throws {

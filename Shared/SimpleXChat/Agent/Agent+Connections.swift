@@ -69,9 +69,7 @@ extension Agent {
                 content: .confirmation(
                     e2eParams: try E2ERatchetParams(version: params.version, key1: own.first.publicKey, key2: own.second.publicKey),
                     encryptedConnInfo: encrypted))
-            body = try AgentCrypto.seal(
-                try ClientMessage(privateHeader: .empty, envelope: envelope), for: sndQueue, includeKey: true,
-                paddedLength: ClientMsgEnvelope.paddedConfirmationLength)
+            body = try ClientMessage(privateHeader: .empty, envelope: envelope).encoded()
         } catch let error as AgentError {
             throw error
         } catch {
@@ -100,9 +98,7 @@ extension Agent {
         do {
             let envelope = AgentMsgEnvelope(
                 agentVersion: AgentVersions.agent.max, content: .invitation(connectionRequest: link, connInfo: connInfo))
-            body = try AgentCrypto.seal(
-                try ClientMessage(privateHeader: .empty, envelope: envelope), for: sndQueue, includeKey: true,
-                paddedLength: ClientMsgEnvelope.paddedConfirmationLength)
+            body = try ClientMessage(privateHeader: .empty, envelope: envelope).encoded()
         } catch let error as AgentError {
             throw error
         } catch {
@@ -128,9 +124,7 @@ extension Agent {
             let encrypted = try ratchet.encrypt(try AgentMessage.connInfo(connInfo).encoded(), paddedLength: AgentCrypto.confirmationPaddedLength)
             let envelope = AgentMsgEnvelope(
                 agentVersion: AgentVersions.agent.max, content: .confirmation(e2eParams: nil, encryptedConnInfo: encrypted))
-            body = try AgentCrypto.seal(
-                try ClientMessage(privateHeader: .empty, envelope: envelope), for: sndQueue, includeKey: true,
-                paddedLength: ClientMsgEnvelope.paddedConfirmationLength)
+            body = try ClientMessage(privateHeader: .empty, envelope: envelope).encoded()
         } catch let error as AgentError {
             throw error
         } catch {
@@ -174,7 +168,7 @@ extension Agent {
         var unreachable: [String] = []
         for queue in queues {
             do {
-                try await pool.client(for: queue.server).delete(recipientID: queue.recipientID, key: queue.authKey)
+                try await client(for: queue.server).delete(recipientID: queue.recipientID, key: queue.authKey)
             } catch let error as SMPClientError where error == .server(.auth) {
                 // Already gone on the relay.
             } catch {
@@ -196,7 +190,7 @@ extension Agent {
         let dh = X25519.generateKeyPair()
         let ids: SMPQueueIDs
         do {
-            ids = try await pool.client(for: server).createQueue(
+            ids = try await client(for: server).createQueue(
                 recipientKey: authKey, recipientDHKey: dh.publicKey, subscriptionMode: .subscribe, queueMode: mode)
         } catch let error as AgentError {
             throw error

@@ -33,11 +33,9 @@ extension Agent {
         do {
             let plain = try AgentMessage.message(APrivHeader(sndMsgID: agentMsgID, prevMsgHash: record.lastSndHash), message).encoded()
             hash = AgentMessage.hash(ofEncoded: plain)
-            let encrypted = try ratchet.encrypt(plain, paddedLength: AgentCrypto.messagePaddedLength)
+            let encrypted = try ratchet.encrypt(plain, paddedLength: AgentCrypto.ratchetPaddedLength(forMessageOf: plain.count))
             let envelope = AgentMsgEnvelope(agentVersion: AgentVersions.agent.max, content: .message(encryptedAgentMessage: encrypted))
-            body = try AgentCrypto.seal(
-                try ClientMessage(privateHeader: .empty, envelope: envelope), for: queue, includeKey: false,
-                paddedLength: ClientMsgEnvelope.paddedMessageLength)
+            body = try ClientMessage(privateHeader: .empty, envelope: envelope).encoded()
         } catch let error as AgentError {
             throw error
         } catch {
@@ -99,13 +97,13 @@ extension Agent {
         guard let queue = try store.sndQueue(server: message.server, senderID: message.senderID) else {
             throw SMPClientError.server(.auth)
         }
-        let client = try await pool.client(for: queue.server)
+        let client = try await client(for: queue.server)
         if !queue.secured, let key = queue.authKey {
             // SKEY is idempotent with the same key, so a retry after a lost OK is harmless.
             try await client.secureBySender(senderID: queue.senderID, senderKey: key)
             try store.setSecured(queue)
         }
-        try await client.sendMessage(senderID: queue.senderID, key: queue.authKey, body: message.body)
+        try await client.sendMessage(senderID: queue.senderID, key: queue.authKey, body: try message.sealed(for: queue, store: store))
     }
 
     private func sent(_ message: SndMessage) throws(AgentError) {
@@ -129,36 +127,46 @@ extension Agent {
         guard let message = try store.receivedMessage(connection: id, agentMsgID: agentMsgID) else {
             throw .notFound("message \(agentMsgID) on \(id)")
         }
-        if !message.userAck {
-            try store.setUserAck(connection: id, agentMsgID: agentMsgID)
-            if receipt, let hash = try store.receivedHash(connection: id, agentMsgID: agentMsgID) {
-                _ = try enqueueMessage(
-                    id, .receipts([AMessageReceipt(agentMsgID: agentMsgID, msgHash: hash, receiptInfo: [])]), kind: .receipt)
-                kick(id)
-            }
+        if !message.userAck, receipt, let hash = try store.receivedHash(connection: id, agentMsgID: agentMsgID) {
+            _ = try enqueueMessage(
+                id, .receipts([AMessageReceipt(agentMsgID: agentMsgID, msgHash: hash, receiptInfo: [])]), kind: .receipt)
+            kick(id)
         }
-        if !message.relayAck { await acknowledgeOnRelay(message) }
+        guard !message.relayAck, let queue = try store.rcvQueue(server: message.server, recipientID: message.recipientID) else {
+            if !message.userAck { try store.setUserAck(connection: id, agentMsgID: agentMsgID) }
+            return
+        }
+        await acknowledge(queue: queue, serverMsgID: message.serverMsgID, agentMsgID: agentMsgID)
     }
 
-    /// ACK to the relay; the next message it returns is processed at once. A relay that is away
-    /// will deliver the message again after resubscribing, and it is then acknowledged silently.
-    func acknowledgeOnRelay(_ message: RcvMessage) async {
-        guard let queue = try? store.rcvQueue(server: message.server, recipientID: message.recipientID) else { return }
-        await acknowledge(queue: queue, serverMsgID: message.serverMsgID)
-    }
-
-    func acknowledge(queue: RcvQueue, serverMsgID: [UInt8]) async {
+    /// ACK to the relay, then one write for both acknowledgements; the next message the relay
+    /// returns is processed at once. Lost after the ACK, the write only means the app may see
+    /// the message again after a restart, which it ignores by its id; a relay that is away
+    /// delivers the message again after resubscribing, and it is then acknowledged silently.
+    func acknowledge(queue: RcvQueue, serverMsgID: [UInt8], agentMsgID: Int64? = nil) async {
         do {
-            let client = try await pool.client(for: queue.server)
+            let client = try await client(for: queue.server)
             let next = try await client.ack(recipientID: queue.recipientID, key: queue.authKey, messageID: serverMsgID)
-            try? store.setRelayAck(connection: queue.connectionID, serverMsgID: serverMsgID)
+            try? store.setAcknowledged(connection: queue.connectionID, serverMsgID: serverMsgID, byApp: agentMsgID != nil)
             if let next { await process(next, on: queue.server, recipientID: queue.recipientID) }
         } catch let error as SMPClientError where error == .server(.noMsg) {
             // Already acknowledged (a retry after a lost reply).
-            try? store.setRelayAck(connection: queue.connectionID, serverMsgID: serverMsgID)
+            try? store.setAcknowledged(connection: queue.connectionID, serverMsgID: serverMsgID, byApp: agentMsgID != nil)
         } catch {
-            // Left for redelivery.
+            // Left for redelivery; the app's acknowledgement still counts, so the message comes
+            // back only to be acknowledged on the relay, not to be shown again.
+            if let agentMsgID { try? store.setUserAck(connection: queue.connectionID, agentMsgID: agentMsgID) }
         }
+    }
+}
+
+extension SndMessage {
+    /// The SEND body for this message on `queue` (first messages carry our per-queue key).
+    func sealed(for queue: SndQueue, store: AgentStore) throws(AgentError) -> [UInt8] {
+        let first = kind == .confirmation || kind == .replyConfirmation || kind == .invitation
+        return try AgentCrypto.seal(
+            body, for: queue, includeKey: first,
+            paddedLength: first ? ClientMsgEnvelope.paddedConfirmationLength : ClientMsgEnvelope.paddedMessageLength, store: store)
     }
 }
 

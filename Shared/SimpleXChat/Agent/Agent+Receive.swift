@@ -33,7 +33,7 @@ extension Agent {
         var attempt = 0
         while !remaining.isEmpty && !stopped {
             do {
-                let client = try await pool.client(for: server)
+                let client = try await client(for: server)
                 var failed: [RcvQueue] = []
                 for start in stride(from: 0, to: remaining.count, by: config.subscriptionBatchSize) {
                     let batch = Array(remaining[start..<min(start + config.subscriptionBatchSize, remaining.count)])
@@ -108,12 +108,13 @@ extension Agent {
     /// Everything about one SEND body that needs no network: decrypt, check, commit. Runs without
     /// suspending, so no other task sees the ratchet half-advanced.
     private func receive(_ body: [UInt8], on queue: RcvQueue, serverMsgID: [UInt8]) throws -> ReceiveOutcome {
-        let encHash = SHA256.hash(body)
         let id = queue.connectionID
+        let (clientMessage, clientBytes, newPeerKey) = try AgentCrypto.open(body, on: queue, store: store)
+        // The same client message sent again (a resend after a lost OK, or a replay) hashes the same.
+        let encHash = SHA256.hash(clientBytes)
         if let earlier = try store.receivedMessage(connection: id, encHash: encHash) {
             return duplicate(earlier)
         }
-        let (clientMessage, newPeerKey) = try AgentCrypto.open(body, on: queue)
         let envelope: AgentMsgEnvelope
         do { envelope = try clientMessage.envelope() } catch { throw AgentReceiveFailure.invalid("envelope: \(error)") }
         guard AgentVersions.agent.contains(envelope.agentVersion) else {

@@ -1,18 +1,18 @@
 import SimpleXProtocol
 
 extension Agent {
-    /// Test hook: SENDs the connection's last sent message again, as a relay or an attacker
-    /// holding the queue key could replay it; with `tamper`, one ciphertext byte is flipped
-    /// first. The receiving agent must detect both (duplicate; decryption failure).
+    /// Test hook: SENDs the connection's last sent message again (sealed afresh, as a resend
+    /// after a lost OK is, so the bytes on the wire differ but the message is the same), as an
+    /// attacker holding the queue key could; with `tamper`, one ciphertext byte is flipped first. The receiving agent must detect both (duplicate; decryption failure).
     @_spi(Testing)
     public func resendLastMessage(_ id: AgentConnectionID, tamper: Bool) async throws(AgentError) {
         guard let last = try store.lastSentMessage(connection: id),
             let queue = try store.sndQueue(server: last.server, senderID: last.senderID)
         else { throw .notFound("a sent message on \(id)") }
-        var body = last.body
+        var body = try last.sealed(for: queue, store: store)
         if tamper { body[body.count - 40] ^= 0x01 }
         do {
-            try await pool.client(for: queue.server).sendMessage(senderID: queue.senderID, key: queue.authKey, body: body)
+            try await client(for: queue.server).sendMessage(senderID: queue.senderID, key: queue.authKey, body: body)
         } catch let error as AgentError {
             throw error
         } catch {

@@ -22,6 +22,8 @@ public actor Agent {
     /// Queues another process took over (END): their messages are not ours to process any more.
     var ended: Set<QueueAddress> = []
     var stopped = false
+    /// Connected relay clients (`client(for:)`).
+    var clients: [SMPServerAddress: SMPClient] = [:]
 
     /// The largest message body `sendMessage` takes.
     public static let maxMessageBodySize = AgentCrypto.maxMessageBodySize
@@ -43,7 +45,13 @@ public actor Agent {
     /// subscribes and resumes delivery.
     public static func open(config: AgentConfig, secrets: AgentSecrets) async throws(AgentError) -> Agent {
         let store = try AgentStore(path: config.databasePath, secrets: secrets)
-        let pool = try SMPServerPool(options: config.clientOptions)
+        let group: EventLoopGroup
+        do {
+            group = try EventLoopGroup(loopCount: 1, name: "simplex-agent")
+        } catch {
+            throw .relay("cannot start the network loop: \(error)")
+        }
+        let pool = SMPServerPool(group: group, options: config.clientOptions)
         let agent = Agent(config: config, store: store, pool: pool)
         await pool.setEventHandler { [weak agent] server, event in await agent?.handle(event, from: server) }
         return agent
@@ -73,12 +81,22 @@ public actor Agent {
         for worker in workers.values { worker.cancel() }
         for worker in workers.values { await worker.value }
         workers = [:]
+        clients = [:]
         await pool.close()
         store.close()
         sink.finish()
     }
 
     func emit(_ event: AgentEvent) { sink.yield(event) }
+
+    /// The relay client for `server`, kept here once connected so a command does not first hop
+    /// into the pool's actor; a closed client (the agent stopping) is dropped and asked for again.
+    func client(for server: SMPServerAddress) async throws(AgentError) -> SMPClient {
+        if let client = clients[server] { return client }
+        let client = try await pool.client(for: server)
+        clients[server] = client
+        return client
+    }
 
     func pickServer() throws(AgentError) -> SMPServerAddress {
         guard let server = config.servers.randomElement() else { throw .noServers }

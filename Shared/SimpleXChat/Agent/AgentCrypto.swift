@@ -13,15 +13,27 @@ enum AgentCrypto {
     /// message header ('M', sndMsgId, prevMsgHash, 'M').
     static let maxMessageBodySize = messagePaddedLength - 2 - (1 + 8 + 1 + 32 + 1)
 
-    /// A SEND body: `clientMessage` padded and boxed for `queue`, with our per-queue key in the
-    /// public header when the recipient does not know it yet (the first message on the queue).
-    static func seal(_ clientMessage: ClientMessage, for queue: SndQueue, includeKey: Bool, paddedLength: Int) throws(AgentError)
-        -> [UInt8]
-    {
+    /// The ratchet's padded length for a message of `count` bytes: the next multiple of 512.
+    ///
+    /// SimpleX pads every ratchet message to one fixed length. Here the per-queue layer around it
+    /// is padded to the fixed 16,000 bytes, so the relay still sees one size for every message;
+    /// inside, only the recipient sees the ratchet's length. Padding that to 512-byte steps
+    /// keeps the send queue in the database small (a 1 KB message is stored as 1.7 KB, not 16 KB).
+    static func ratchetPaddedLength(forMessageOf count: Int) -> Int {
+        min(messagePaddedLength, max(512, (count + 2 + 511) / 512 * 512))
+    }
+
+    /// A SEND body: the encoded client message, padded and boxed for `queue`, with our per-queue
+    /// key in the public header when the recipient does not know it yet (the first message on
+    /// the queue). Sealed when sent, with a fresh nonce each time: the stored client message
+    /// stays the same across retries, which is what the recipient's duplicate check hashes.
+    static func seal(
+        _ clientMessage: [UInt8], for queue: SndQueue, includeKey: Bool, paddedLength: Int, store: AgentStore
+    ) throws(AgentError) -> [UInt8] {
         do {
             let nonce = Random.bytes(count: ClientMsgEnvelope.nonceCount)
-            let shared = try CryptoBox.SharedKey(publicKey: queue.e2ePeerKey, privateKey: queue.e2eKey.privateKey)
-            let ciphertext = try shared.seal(Padding.pad(clientMessage.encoded(), to: paddedLength), nonce: nonce)
+            let shared = try store.sharedKey(own: queue.e2eKey, peer: queue.e2ePeerKey)
+            let ciphertext = try shared.seal(Padding.pad(clientMessage, to: paddedLength), nonce: nonce)
             return try ClientMsgEnvelope(
                 header: PubHeader(version: AgentConfig.queueVersionRange.max, senderDHKey: includeKey ? queue.e2eKey.publicKey : nil),
                 nonce: nonce, ciphertext: ciphertext
@@ -33,9 +45,11 @@ enum AgentCrypto {
         }
     }
 
-    /// Opens a SEND body received on `queue`: the client message, and the sender's per-queue key
-    /// when this message introduced it.
-    static func open(_ body: [UInt8], on queue: RcvQueue) throws(AgentReceiveFailure) -> (ClientMessage, newPeerKey: [UInt8]?) {
+    /// Opens a SEND body received on `queue`: the client message (and its bytes, which identify
+    /// it across resends), and the sender's per-queue key when this message introduced it.
+    static func open(_ body: [UInt8], on queue: RcvQueue, store: AgentStore) throws(AgentReceiveFailure)
+        -> (ClientMessage, bytes: [UInt8], newPeerKey: [UInt8]?)
+    {
         let envelope: ClientMsgEnvelope
         do { envelope = try ClientMsgEnvelope.decode(body) } catch { throw .invalid("per-queue envelope: \(error)") }
         guard let peerKey = envelope.header.senderDHKey ?? queue.e2ePeerKey else {
@@ -43,14 +57,15 @@ enum AgentCrypto {
         }
         let padded: [UInt8]
         do {
-            let shared = try CryptoBox.SharedKey(publicKey: peerKey, privateKey: queue.e2eKey.privateKey)
+            let shared = try store.sharedKey(own: queue.e2eKey, peer: peerKey)
             padded = try shared.open(envelope.ciphertext, nonce: envelope.nonce)
         } catch {
             throw .decryption("per-queue layer: \(error)")
         }
         do {
-            let message = try ClientMessage.decode(try Padding.unpad(padded))
-            return (message, envelope.header.senderDHKey == queue.e2ePeerKey ? nil : envelope.header.senderDHKey)
+            let bytes = try Padding.unpad(padded)
+            let message = try ClientMessage.decode(bytes)
+            return (message, bytes, envelope.header.senderDHKey == queue.e2ePeerKey ? nil : envelope.header.senderDHKey)
         } catch {
             throw .invalid("client message: \(error)")
         }
@@ -59,11 +74,20 @@ enum AgentCrypto {
     // MARK: Sealed state
 
     static func sealRatchet(_ ratchet: RatchetState, store: AgentStore, connection: AgentConnectionID) -> [UInt8] {
-        store.seal(ratchet.encoded(), column: "ratchet", row: connection)
+        let sealed = store.seal(ratchet.encoded(), column: "ratchet", row: connection)
+        // Used only once a record holding exactly these bytes is read back, i.e. after the commit.
+        store.ratchetCache[connection] = (sealed, ratchet)
+        return sealed
     }
 
+    /// The ratchet as sealed in `record`. The last state sealed for a connection is kept in
+    /// memory with its sealed bytes: when the record holds those same bytes (the state was
+    /// committed), it is used as is, sparing a decryption and a guarded allocation per message.
     static func openRatchet(_ record: ConnectionRecord, store: AgentStore) throws(AgentError) -> RatchetState {
         guard let sealed = record.ratchet else { throw .state("connection \(record.id) has no ratchet yet") }
+        // Taken out of the cache, so the caller's copy is the only one and advancing it rewrites
+        // its guarded buffer in place instead of copying it; sealing puts the new state back.
+        if let cached = store.ratchetCache.removeValue(forKey: record.id), cached.sealed == sealed { return cached.state }
         let bytes = try store.open(sealed, column: "ratchet", row: record.id)
         do {
             return try bytes.withUnsafeBytes { raw throws(RatchetError) in try RatchetState(decoding: raw) }

@@ -65,7 +65,7 @@ public enum AgentSchema {
           kind TEXT NOT NULL,             -- confirmation | invitation | message | receipt | hello
           agent_msg_id INTEGER,           -- sndMsgId of an 'M' message
           msg_hash BLOB,                  -- sha256 of the AgentMessage, for receipts
-          body BLOB NOT NULL,             -- the SEND body (ClientMsgEnvelope)
+          body BLOB NOT NULL,             -- the encoded ClientMessage, boxed for the queue when sent
           status TEXT NOT NULL,           -- pending | sent | delivered | error
           created_at INTEGER NOT NULL
         );
@@ -93,8 +93,9 @@ public enum AgentSchema {
           created_at INTEGER NOT NULL,
           UNIQUE (conn_id, enc_hash)
         );
-        CREATE INDEX idx_rcv_messages_unacked ON rcv_messages (conn_id, rcv_message_id) WHERE user_ack = 0;
         CREATE INDEX idx_rcv_messages_agent_msg_id ON rcv_messages (conn_id, agent_msg_id);
+        -- Messages the relay has not been told about yet (few at any time).
+        CREATE INDEX idx_rcv_messages_relay_unacked ON rcv_messages (conn_id, server_msg_id) WHERE relay_ack = 0;
 
         -- Requests that arrived on a contact address, until accepted or rejected.
         CREATE TABLE contact_requests (

@@ -44,7 +44,7 @@ extension AgentStore {
             INSERT INTO snd_messages (conn_id, server, snd_id, kind, agent_msg_id, msg_hash, body, status, created_at)
             VALUES (?,?,?,?,?,?,?, 'pending', ?)
             """,
-            [connection, queue.server.description, queue.senderID.bytes, kind.rawValue, agentMsgID, msgHash, body, now()])
+            [connection, text(of: queue.server), queue.senderID.bytes, kind.rawValue, agentMsgID, msgHash, body, now()])
         return database.lastInsertRowID
     }
 
@@ -73,7 +73,7 @@ extension AgentStore {
             }
             return SndMessage(
                 id: try row.decode(Int64.self, at: 0), connectionID: connection,
-                server: try SMPServerAddress(try row.decode(String.self, at: 1)), senderID: EntityID(try row.decode([UInt8].self, at: 2)),
+                server: try address(try row.decode(String.self, at: 1)), senderID: EntityID(try row.decode([UInt8].self, at: 2)),
                 kind: kind, agentMsgID: try row.decode(Int64?.self, at: 4), body: try row.decode([UInt8].self, at: 5))
         } catch let error as AgentError {
             throw error
@@ -137,7 +137,7 @@ extension AgentStore {
               user_ack, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)
             """,
             [
-                connection, agentMsgID, encHash, msgHash, body, integrity.description, queue.server.description, queue.recipientID.bytes,
+                connection, agentMsgID, encHash, msgHash, body, integrity.description, text(of: queue.server), queue.recipientID.bytes,
                 serverMsgID, userAck, now(),
             ])
     }
@@ -151,20 +151,6 @@ extension AgentStore {
         ).map { row throws(AgentError) in try rcvMessage(row) }
     }
 
-    /// Messages delivered to the app and not yet acknowledged by it, oldest first.
-    func unacknowledgedMessages() throws(AgentError) -> [RcvMessage] {
-        var found: [RcvMessage] = []
-        for row in try rows(
-            """
-            SELECT conn_id, agent_msg_id, body, integrity, server, rcv_id, server_msg_id, user_ack, relay_ack
-            FROM rcv_messages WHERE user_ack = 0 ORDER BY rcv_message_id
-            """)
-        {
-            found.append(try rcvMessage(row))
-        }
-        return found
-    }
-
     /// The hash of a received message's AgentMessage, for the receipt that confirms it.
     func receivedHash(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) -> [UInt8]? {
         let hashes: [[UInt8]] = try column(
@@ -176,8 +162,12 @@ extension AgentStore {
         try run("UPDATE rcv_messages SET user_ack = 1 WHERE conn_id = ? AND agent_msg_id = ?", [connection, agentMsgID])
     }
 
-    func setRelayAck(connection: AgentConnectionID, serverMsgID: [UInt8]) throws(AgentError) {
-        try run("UPDATE rcv_messages SET relay_ack = 1 WHERE conn_id = ? AND server_msg_id = ?", [connection, serverMsgID])
+    /// The relay has been told (and, `byApp`, the app has processed the message).
+    func setAcknowledged(connection: AgentConnectionID, serverMsgID: [UInt8], byApp: Bool) throws(AgentError) {
+        try run(
+            """
+            UPDATE rcv_messages SET relay_ack = 1, user_ack = user_ack OR ? WHERE conn_id = ? AND server_msg_id = ? AND relay_ack = 0
+            """, [byApp, connection, serverMsgID])
     }
 
     private func rcvMessage(_ row: Row) throws(AgentError) -> RcvMessage {
@@ -186,7 +176,7 @@ extension AgentStore {
                 connectionID: try row.decode(String.self, at: 0), agentMsgID: try row.decode(Int64.self, at: 1),
                 body: try row.decode([UInt8].self, at: 2),
                 integrity: MessageIntegrity(stored: try row.decode(String.self, at: 3)) ?? .ok,
-                server: try SMPServerAddress(try row.decode(String.self, at: 4)), recipientID: EntityID(try row.decode([UInt8].self, at: 5)),
+                server: try address(try row.decode(String.self, at: 4)), recipientID: EntityID(try row.decode([UInt8].self, at: 5)),
                 serverMsgID: try row.decode([UInt8].self, at: 6), userAck: try row.decode(Bool.self, at: 7),
                 relayAck: try row.decode(Bool.self, at: 8))
         } catch {

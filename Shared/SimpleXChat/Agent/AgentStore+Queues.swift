@@ -39,10 +39,10 @@ struct SndQueue: Sendable {
 }
 
 extension AgentStore {
-    private static func queueRow(_ server: SMPServerAddress, _ id: EntityID) -> String { "\(server)/\(id)" }
+    private func queueRow(_ server: SMPServerAddress, _ id: EntityID) -> String { text(of: server) + "/" + id.description }
 
     func insert(_ queue: RcvQueue, rcvDHPrivateKey: SecureBytes, serverDHKey: [UInt8]) throws(AgentError) {
-        let key = Self.queueRow(queue.server, queue.recipientID)
+        let key = queueRow(queue.server, queue.recipientID)
         guard case .x25519(let auth) = queue.authKey else { throw .state("receive queues use X25519 keys") }
         try run(
             """
@@ -50,7 +50,7 @@ extension AgentStore {
               e2e_key, e2e_peer_key, status) VALUES (?,?,?,?,?,?,?,?,?,?, 'active')
             """,
             [
-                queue.connectionID, queue.server.description, queue.recipientID.bytes, queue.senderID.bytes,
+                queue.connectionID, text(of: queue.server), queue.recipientID.bytes, queue.senderID.bytes,
                 queue.mode == .contact ? "contact" : "messaging",
                 seal(auth.privateKey, column: "rcv_auth_key", row: key), seal(rcvDHPrivateKey, column: "rcv_dh_key", row: key),
                 serverDHKey, seal(queue.e2eKey.privateKey, column: "e2e_key", row: key), queue.e2ePeerKey,
@@ -58,9 +58,10 @@ extension AgentStore {
     }
 
     func setPeerKey(_ peerKey: [UInt8], of queue: RcvQueue) throws(AgentError) {
+        rcvQueueCache[QueueCacheKey(server: queue.server, id: queue.recipientID)] = nil
         try run(
             "UPDATE rcv_queues SET e2e_peer_key = ? WHERE server = ? AND rcv_id = ?",
-            [peerKey, queue.server.description, queue.recipientID.bytes])
+            [peerKey, text(of: queue.server), queue.recipientID.bytes])
     }
 
     func rcvQueues(connection: AgentConnectionID? = nil) throws(AgentError) -> [RcvQueue] {
@@ -75,19 +76,27 @@ extension AgentStore {
     }
 
     func rcvQueue(server: SMPServerAddress, recipientID: EntityID) throws(AgentError) -> RcvQueue? {
+        let key = QueueCacheKey(server: server, id: recipientID)
+        if let cached = rcvQueueCache[key] { return cached }
+        let queue = try readRcvQueue(server: server, recipientID: recipientID)
+        rcvQueueCache[key] = queue
+        return queue
+    }
+
+    private func readRcvQueue(server: SMPServerAddress, recipientID: EntityID) throws(AgentError) -> RcvQueue? {
         try row(
             """
             SELECT conn_id, server, rcv_id, snd_id, queue_mode, rcv_auth_key, rcv_dh_key, server_dh_key, e2e_key, e2e_peer_key
             FROM rcv_queues WHERE status = 'active' AND server = ? AND rcv_id = ?
-            """, [server.description, recipientID.bytes]
+            """, [text(of: server), recipientID.bytes]
         ).map { row throws(AgentError) in try rcvQueue(row) }
     }
 
     private func rcvQueue(_ row: Row) throws(AgentError) -> RcvQueue {
         do {
-            let server = try SMPServerAddress(try row.decode(String.self, at: 1))
+            let server = try address(try row.decode(String.self, at: 1))
             let recipientID = EntityID(try row.decode([UInt8].self, at: 2))
-            let key = Self.queueRow(server, recipientID)
+            let key = queueRow(server, recipientID)
             let auth = try X25519.keyPair(fromPrivateKey: try open(try row.decode([UInt8].self, at: 5), column: "rcv_auth_key", row: key))
             let dhPrivate = try open(try row.decode([UInt8].self, at: 6), column: "rcv_dh_key", row: key)
             let e2e = try X25519.keyPair(fromPrivateKey: try open(try row.decode([UInt8].self, at: 8), column: "e2e_key", row: key))
@@ -106,11 +115,12 @@ extension AgentStore {
     }
 
     func deleteRcvQueue(_ queue: RcvQueue) throws(AgentError) {
-        try run("DELETE FROM rcv_queues WHERE server = ? AND rcv_id = ?", [queue.server.description, queue.recipientID.bytes])
+        rcvQueueCache[QueueCacheKey(server: queue.server, id: queue.recipientID)] = nil
+        try run("DELETE FROM rcv_queues WHERE server = ? AND rcv_id = ?", [text(of: queue.server), queue.recipientID.bytes])
     }
 
     func insert(_ queue: SndQueue) throws(AgentError) {
-        let key = Self.queueRow(queue.server, queue.senderID)
+        let key = queueRow(queue.server, queue.senderID)
         var sealedAuth: [UInt8]?
         if let authKey = queue.authKey {
             guard case .x25519(let auth) = authKey else { throw .state("send queues use X25519 keys") }
@@ -122,19 +132,28 @@ extension AgentStore {
             VALUES (?,?,?,?,?,?,?)
             """,
             [
-                queue.connectionID, queue.server.description, queue.senderID.bytes, sealedAuth,
+                queue.connectionID, text(of: queue.server), queue.senderID.bytes, sealedAuth,
                 seal(queue.e2eKey.privateKey, column: "e2e_key", row: key), queue.e2ePeerKey, queue.secured ? "secured" : "new",
             ])
     }
 
     func setSecured(_ queue: SndQueue) throws(AgentError) {
+        sndQueueCache[QueueCacheKey(server: queue.server, id: queue.senderID)] = nil
+        sndQueueByConnection = sndQueueByConnection.filter { $0.value.senderID != queue.senderID }
         try run(
             "UPDATE snd_queues SET status = 'secured' WHERE server = ? AND snd_id = ?",
-            [queue.server.description, queue.senderID.bytes])
+            [text(of: queue.server), queue.senderID.bytes])
     }
 
     /// The queue a connection's messages go to (not the contact address a request went to).
     func sndQueue(connection: AgentConnectionID) throws(AgentError) -> SndQueue? {
+        if let cached = sndQueueByConnection[connection] { return cached }
+        let queue = try readSndQueue(connection: connection)
+        sndQueueByConnection[connection] = queue
+        return queue
+    }
+
+    private func readSndQueue(connection: AgentConnectionID) throws(AgentError) -> SndQueue? {
         try row(
             """
             SELECT conn_id, server, snd_id, snd_auth_key, e2e_key, e2e_peer_key, status FROM snd_queues
@@ -144,20 +163,28 @@ extension AgentStore {
     }
 
     func sndQueue(server: SMPServerAddress, senderID: EntityID) throws(AgentError) -> SndQueue? {
+        let key = QueueCacheKey(server: server, id: senderID)
+        if let cached = sndQueueCache[key] { return cached }
+        let queue = try readSndQueue(server: server, senderID: senderID)
+        sndQueueCache[key] = queue
+        return queue
+    }
+
+    private func readSndQueue(server: SMPServerAddress, senderID: EntityID) throws(AgentError) -> SndQueue? {
         try row(
             """
             SELECT conn_id, server, snd_id, snd_auth_key, e2e_key, e2e_peer_key, status FROM snd_queues
             WHERE server = ? AND snd_id = ?
-            """, [server.description, senderID.bytes]
+            """, [text(of: server), senderID.bytes]
         ).map { row throws(AgentError) in try sndQueue(row) }
     }
 
     private func sndQueue(_ row: Row) throws(AgentError) -> SndQueue {
         do {
             let connection = try row.decode(String.self, at: 0)
-            let server = try SMPServerAddress(try row.decode(String.self, at: 1))
+            let server = try address(try row.decode(String.self, at: 1))
             let senderID = EntityID(try row.decode([UInt8].self, at: 2))
-            let key = Self.queueRow(server, senderID)
+            let key = queueRow(server, senderID)
             let auth = try row.decode([UInt8]?.self, at: 3).map { sealed in
                 QueueAuthKey.x25519(try X25519.keyPair(fromPrivateKey: try open(sealed, column: "snd_auth_key", row: key)))
             }

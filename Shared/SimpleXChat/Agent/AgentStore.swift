@@ -9,11 +9,55 @@ final class AgentStore {
     let database: Database
     let secrets: AgentSecrets
     var now: () -> Date
+    /// Queues as last read, with their secrets opened: reading one decrypts three keys and
+    /// derives their public halves, too much to repeat for every message. Every write to a
+    /// queue goes through this store and updates or drops its entry.
+    var rcvQueueCache: [QueueCacheKey: RcvQueue] = [:]
+    var sndQueueCache: [QueueCacheKey: SndQueue] = [:]
+    var sndQueueByConnection: [AgentConnectionID: SndQueue] = [:]
+
+    /// A queue on a relay, as the caches find it.
+    struct QueueCacheKey: Hashable {
+        let server: SMPServerAddress
+        let id: EntityID
+    }
+    /// The last ratchet state sealed or opened per connection, with its sealed bytes.
+    var ratchetCache: [AgentConnectionID: (sealed: [UInt8], state: RatchetState)] = [:]
+    /// Server addresses as stored (text), both ways: formatting and parsing one costs more than
+    /// the query it is for.
+    private var serverTexts: [SMPServerAddress: String] = [:]
+    private var serverAddresses: [String: SMPServerAddress] = [:]
+
+    func text(of server: SMPServerAddress) -> String {
+        if let text = serverTexts[server] { return text }
+        let text = server.description
+        serverTexts[server] = text
+        return text
+    }
+
+    func address(_ text: String) throws -> SMPServerAddress {
+        if let server = serverAddresses[text] { return server }
+        let server = try SMPServerAddress(text)
+        serverAddresses[text] = server
+        return server
+    }
+
+    /// Per-queue e2e keys (crypto_box_beforenm), by our public key and the peer's.
+    private var sharedKeys: [[UInt8]: CryptoBox.SharedKey] = [:]
+
+    func sharedKey(own: X25519.KeyPair, peer: [UInt8]) throws -> CryptoBox.SharedKey {
+        let key = own.publicKey + peer
+        if let cached = sharedKeys[key] { return cached }
+        let shared = try CryptoBox.SharedKey(publicKey: peer, privateKey: own.privateKey)
+        sharedKeys[key] = shared
+        return shared
+    }
 
     init(path: String, secrets: AgentSecrets, now: @escaping () -> Date = Date.init) throws(AgentError) {
         do {
             database = try Database(path: path)
             try database.migrate(AgentSchema.migrations)
+            try database.execute("PRAGMA synchronous = NORMAL")
         } catch {
             throw .store("cannot open \(path): \(error)")
         }
@@ -21,7 +65,20 @@ final class AgentStore {
         self.now = now
     }
 
-    func close() { try? database.close() }
+    /// Prepared statements by SQL: the agent runs the same few dozen for every message.
+    private var statements: [String: Statement] = [:]
+
+    func close() {
+        statements = [:]
+        try? database.close()
+    }
+
+    private func statement(_ sql: String) throws -> Statement {
+        if let prepared = statements[sql] { return prepared }
+        let prepared = try database.makeStatement(sql)
+        statements[sql] = prepared
+        return prepared
+    }
 
     /// Runs `body` in one transaction; a failure rolls everything back.
     func transaction<T>(_ body: () throws(AgentError) -> T) throws(AgentError) -> T {
@@ -35,15 +92,15 @@ final class AgentStore {
     }
 
     func run(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) {
-        do { try database.execute(sql, arguments: arguments) } catch { throw .store("\(error)") }
+        do { try statement(sql).execute(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     func rows(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> [Row] {
-        do { return try database.fetchAll(sql, arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statement(sql).fetchAll(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     func row(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> Row? {
-        do { return try database.fetchOne(sql, arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statement(sql).fetchOne(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     /// Column `name` of `row`, as `T`.
@@ -164,6 +221,9 @@ extension AgentStore {
     }
 
     func deleteConnection(_ id: AgentConnectionID) throws(AgentError) {
+        rcvQueueCache = rcvQueueCache.filter { $0.value.connectionID != id }
+        sndQueueCache = sndQueueCache.filter { $0.value.connectionID != id }
+        sndQueueByConnection[id] = nil
         try run("DELETE FROM connections WHERE conn_id = ?", [id])
     }
 }

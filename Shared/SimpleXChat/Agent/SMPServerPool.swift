@@ -11,12 +11,9 @@ actor SMPServerPool {
     private var onEvent: (@Sendable (SMPServerAddress, SMPServerEvent) async -> Void)?
     private var closed = false
 
-    init(options: SMPClientOptions) throws(AgentError) {
-        do {
-            group = try EventLoopGroup(loopCount: 1, name: "simplex-agent")
-        } catch {
-            throw .relay("cannot start the network loop: \(error)")
-        }
+    /// Clients run on `group`, which the pool shuts down when it closes.
+    init(group: EventLoopGroup, options: SMPClientOptions) {
+        self.group = group
         self.options = options
     }
 

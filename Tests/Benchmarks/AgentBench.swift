@@ -1,0 +1,69 @@
+// Agent end to end: messages per second from one agent to another through a local relay, each
+// committed by the receiving agent (and acknowledged by its app) before the relay is ACKed.
+import Foundation
+import SimpleXChat
+import SimpleXCrypto
+import SimpleXProtocol
+import TestSupport
+
+func agentBenchmarkLines() async throws -> [String] {
+    guard let serverPath = RelayBench.serverPath else { return ["agent: not measured (no release smp-server beside simplex-bench)"] }
+    var lines: [String] = []
+    for connections in [1, 4] {
+        let (messages, seconds) = try await agentThroughput(serverPath: serverPath, connections: connections, messages: 4_000)
+        lines.append(
+            "agent → relay → agent over \(connections) connection\(connections == 1 ? "" : "s"), 1 KB messages, each committed by the receiver "
+                + "before its ACK: \(grouped(Double(messages) / seconds)) msg/s (\(messages) in \(format(seconds, 2)) s; goal ≥ 2,000)")
+    }
+    return lines
+}
+
+/// Alice sends `messages` 1 KB messages to Bob, spread over `connections` connections; Bob's
+/// app acknowledges each as it arrives. The relay runs in its own process, as users run it.
+private func agentThroughput(serverPath: String, connections: Int, messages: Int) async throws -> (Int, Double) {
+    let directory = try TemporaryDirectory("agent-bench")
+    let relay = try RelayChild.initializedAndStarted(server: serverPath, config: directory.appending("relay"))
+    defer { relay.process.terminate() }
+    let address = try SMPServerAddress(keyHash: relay.keyHash, hosts: ["127.0.0.1"], port: relay.port)
+    func open(_ name: String) async throws -> Agent {
+        let config = AgentConfig(databasePath: directory.appending("\(name).db"), servers: [address])
+        return try await Agent.open(config: config, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+    }
+    let alice = try await open("alice")
+    let bob = try await open("bob")
+    await alice.start()
+    await bob.start()
+    var aliceEvents = alice.events.makeAsyncIterator()
+    var bobEvents = bob.events.makeAsyncIterator()
+
+    var aliceIDs: [AgentConnectionID] = []
+    for _ in 0..<connections {
+        let (aliceID, link) = try await alice.createInvitation()
+        _ = try await bob.joinConnection(link, connInfo: Array("bob".utf8))
+        while let event = await aliceEvents.next() {
+            if case .confirmation = event { break }
+        }
+        try await alice.allowConnection(aliceID, connInfo: Array("alice".utf8))
+        while let event = await bobEvents.next() {
+            if case .connected = event { break }
+        }
+        aliceIDs.append(aliceID)
+    }
+
+    let start = ContinuousClock.now
+    let receiver = Task {
+        var count = 0
+        while count < messages, let event = await bobEvents.next() {
+            guard case .message(let id, let message) = event else { continue }
+            try await bob.ackMessage(id, agentMsgID: message.agentMsgID)
+            count += 1
+        }
+        return ContinuousClock.now
+    }
+    let body = [UInt8](repeating: 0x61, count: 1_024)
+    for index in 0..<messages { try await alice.sendMessage(aliceIDs[index % connections], body: body) }
+    let end = try await receiver.value
+    await alice.stop()
+    await bob.stop()
+    return (messages, (end - start).seconds)
+}
