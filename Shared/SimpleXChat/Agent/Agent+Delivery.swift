@@ -136,7 +136,9 @@ extension Agent {
             if !message.userAck { try store.setUserAck(connection: id, agentMsgID: agentMsgID) }
             return
         }
-        await acknowledge(queue: queue, serverMsgID: message.serverMsgID, agentMsgID: agentMsgID)
+        // The app need not wait for the relay's reply: the ACK (and the next message it brings)
+        // goes on while the app handles its other connections.
+        Task { await self.acknowledge(queue: queue, serverMsgID: message.serverMsgID, agentMsgID: agentMsgID) }
     }
 
     /// ACK to the relay, then one write for both acknowledgements; the next message the relay
