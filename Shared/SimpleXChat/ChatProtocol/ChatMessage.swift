@@ -3,7 +3,9 @@ import SimpleXProtocol
 /// One chat-protocol message, the body of an agent message (SimpleX `ChatMessage`):
 /// `{"v":"1000","msgId":"<base64url>","event":"x.msg.new","params":{...}}`, compact, with `v`,
 /// `msgId`, `event`, `params` in that order and every object inside `params` in key order, as
-/// SimpleX's core writes it. An inline file chunk (`.fileChunk`) is the binary exception.
+/// SimpleX's core writes it. What this build keeps as raw JSON (preferences, scopes, chat links,
+/// unknown content, reactions and events) is written as it came, so a message from SimpleX is
+/// written back byte for byte. An inline file chunk (`.fileChunk`) is the binary exception.
 public struct ChatMessage: Hashable, Sendable {
     /// The sender's chat-protocol versions; nil when the message had no `"v"` (SimpleX then
     /// assumes `ChatVersions.unspecified`).
@@ -100,8 +102,9 @@ public struct ChatMessage: Hashable, Sendable {
         }
         let elements: [JSON]
         do {
-            guard case .array(let array) = try JSON(parsing: body) else {
-                return [.failure(.wrongType(path: "batch", expected: "array", found: "other"))]
+            let json = try JSON(parsing: body)
+            guard case .array(let array) = json else {
+                return [.failure(.wrongType(path: "batch", expected: "array", found: json.kindName))]
             }
             elements = array
         } catch {

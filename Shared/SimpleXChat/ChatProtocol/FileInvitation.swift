@@ -46,6 +46,11 @@ public struct FileDescr: Hashable, Sendable {
 }
 
 extension FileInvitation: ChatJSONRepresentable {
+    /// Reads a file invitation object; `fileName` and `fileSize` are required.
+    public init(json: JSON) throws(ChatProtocolError) {
+        try self.init(json: json, path: "file")
+    }
+
     init(json: JSON, path: String) throws(ChatProtocolError) {
         let fields = try JSONFields(json, path: path)
         let size = try fields.int("fileSize")
@@ -64,7 +69,8 @@ extension FileInvitation: ChatJSONRepresentable {
             fileInline: inline, fileDescr: try fields.optionalDecode("fileDescr"))
     }
 
-    var json: JSON {
+    /// The invitation object, keys in SimpleX's (sorted) order, absent optionals left out.
+    public var json: JSON {
         .object(
             .sorted([
                 ("fileName", .string(fileName)), ("fileSize", .number(JSONNumber(fileSize))),
