@@ -193,7 +193,7 @@ extension ChatMessage {
 }
 
 /// A small seeded generator, so the mutation test is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
+private struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
