@@ -2,8 +2,14 @@
 /// and list items, and parses leaf text with SimpleX's inline markdown. See `BlockLine` for the
 /// rules and where they differ from CommonMark.
 enum BlockParser {
-    /// The blocks of `lines` and the empty lines after the last one.
-    static func parse(_ lines: ArraySlice<BlockLine>) -> (blocks: [MarkdownBlock], trailingEmptyLines: Int) {
+    /// How deep quotes and lists nest; deeper markers are text. A line of thousands of `>` would
+    /// otherwise recurse as deep and could exhaust the stack.
+    static let maxNestingDepth = 16
+
+    /// The blocks of `lines`, inside `depth` quotes and list items, and the empty lines after the last one.
+    static func parse(_ lines: ArraySlice<BlockLine>, depth: Int = 0) -> (
+        blocks: [MarkdownBlock], trailingEmptyLines: Int
+    ) {
         var blocks: [MarkdownBlock] = []
         var emptyLines = 0
         var index = lines.startIndex
@@ -13,7 +19,7 @@ enum BlockParser {
                 index += 1
                 continue
             }
-            let (content, next) = block(lines, at: index)
+            let (content, next) = block(lines, at: index, depth: depth)
             blocks.append(MarkdownBlock(content, emptyLinesBefore: emptyLines))
             emptyLines = 0
             index = next
@@ -22,7 +28,9 @@ enum BlockParser {
     }
 
     /// The block starting at the non-blank line `start`, and the index after it.
-    private static func block(_ lines: ArraySlice<BlockLine>, at start: Int) -> (MarkdownBlock.Content, Int) {
+    private static func block(_ lines: ArraySlice<BlockLine>, at start: Int, depth: Int) -> (
+        MarkdownBlock.Content, Int
+    ) {
         let line = lines[start]
         if let fence = BlockLines.codeFence(line) { return codeBlock(lines, at: start, fence) }
         if let (level, text) = BlockLines.heading(line) {
@@ -31,18 +39,23 @@ enum BlockParser {
         if BlockLines.isRule(line) {
             return (.rule(markup: String(scalars: BlockLines.trimmed(line))), start + 1)
         }
-        if BlockLines.quoteContent(line) != nil { return quote(lines, at: start) }
-        if let marker = BlockLines.listMarker(line) { return list(lines, at: start, marker) }
+        if depth < maxNestingDepth {
+            if BlockLines.quoteContent(line) != nil { return quote(lines, at: start, depth: depth) }
+            if let marker = BlockLines.listMarker(line) {
+                return list(lines, at: start, marker, depth: depth)
+            }
+        }
         if let table = TableParser.table(lines, at: start) { return (.table(table.table), table.end) }
-        return paragraph(lines, at: start)
+        return paragraph(lines, at: start, depth: depth)
     }
 
     /// Lines up to a blank line or a line that starts another block.
-    private static func paragraph(_ lines: ArraySlice<BlockLine>, at start: Int) -> (
+    private static func paragraph(_ lines: ArraySlice<BlockLine>, at start: Int, depth: Int) -> (
         MarkdownBlock.Content, Int
     ) {
         var end = start + 1
-        while end < lines.endIndex && !BlockLines.isBlank(lines[end]) && !interruptsParagraph(lines, at: end)
+        while end < lines.endIndex && !BlockLines.isBlank(lines[end])
+            && !interruptsParagraph(lines, at: end, depth: depth)
         {
             end += 1
         }
@@ -51,13 +64,16 @@ enum BlockParser {
 
     /// Whether the line at `index` starts a block that ends a paragraph before it. An ordered
     /// list does only when it starts at 1, so a number at a line start ("1984. It was...") is text.
-    private static func interruptsParagraph(_ lines: ArraySlice<BlockLine>, at index: Int) -> Bool {
+    private static func interruptsParagraph(_ lines: ArraySlice<BlockLine>, at index: Int, depth: Int) -> Bool
+    {
         let line = lines[index]
         if BlockLines.codeFence(line) != nil || BlockLines.heading(line) != nil || BlockLines.isRule(line)
-            || BlockLines.quoteContent(line) != nil || TableParser.table(lines, at: index) != nil
+            || TableParser.table(lines, at: index) != nil
         {
             return true
         }
+        guard depth < maxNestingDepth else { return false }
+        if BlockLines.quoteContent(line) != nil { return true }
         guard let marker = BlockLines.listMarker(line) else { return false }
         if case .ordered(let number, _) = marker.kind { return number == 1 }
         return true
@@ -78,19 +94,23 @@ enum BlockParser {
     }
 
     /// Consecutive `>` lines; their text, without the markers, holds blocks of its own.
-    private static func quote(_ lines: ArraySlice<BlockLine>, at start: Int) -> (MarkdownBlock.Content, Int) {
+    private static func quote(_ lines: ArraySlice<BlockLine>, at start: Int, depth: Int) -> (
+        MarkdownBlock.Content, Int
+    ) {
         var inner: [BlockLine] = []
         var end = start
         while end < lines.endIndex, let content = BlockLines.quoteContent(lines[end]) {
             inner.append(content)
             end += 1
         }
-        return (.quote(parse(inner[...]).blocks), end)
+        return (.quote(parse(inner[...], depth: depth + 1).blocks), end)
     }
 
     /// Items of one list: each holds the lines indented to its content column (empty lines among
     /// them), and the list goes on while the next unindented line has a marker of the same kind.
-    private static func list(_ lines: ArraySlice<BlockLine>, at start: Int, _ first: ListMarker)
+    private static func list(
+        _ lines: ArraySlice<BlockLine>, at start: Int, _ first: ListMarker, depth: Int
+    )
         -> (MarkdownBlock.Content, Int)
     {
         var items: [MarkdownListItem] = []
@@ -114,7 +134,9 @@ enum BlockParser {
                 }
                 next += 1
             }
-            items.append(MarkdownListItem(parse(itemLines[...]).blocks, emptyLinesBefore: emptyLinesBefore))
+            items.append(
+                MarkdownListItem(
+                    parse(itemLines[...], depth: depth + 1).blocks, emptyLinesBefore: emptyLinesBefore))
             guard next < lines.endIndex, !BlockLines.isRule(lines[next]),
                 let sibling = BlockLines.listMarker(lines[next]), first.continues(with: sibling)
             else {

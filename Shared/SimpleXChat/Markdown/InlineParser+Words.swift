@@ -49,19 +49,25 @@ extension InlineParser {
     /// `https://` (it could pass for another address), when the address is a full SimpleX link, or
     /// when it is not an http(s) address with a dotted host.
     func hyperLink(at start: Int) -> Fragment? {
-        let textEnd = end(from: start + 1) { $0 == "]" }
-        guard textEnd > start + 1, textEnd + 1 < line.count, line[textEnd + 1] == "(" else { return nil }
+        let textStart = start + 1
+        let textEnd = nextBracket[textStart]
+        guard textEnd > textStart, textEnd + 1 < line.count, line[textEnd + 1] == "(" else { return nil }
         let uriStart = textEnd + 2
-        let uriEnd = end(from: uriStart) { $0 == ")" }
-        guard uriEnd > uriStart, uriEnd < line.count else { return nil }
-        let showText = text((start + 1)..<textEnd)
-        let uri = text(uriStart..<uriEnd)
-        let hasPunctuation = line[(start + 1)..<textEnd].contains {
-            $0.isHaskellPunctuation && $0 != "-" && $0 != "_"
+        let uriEnd = nextParenthesis[uriStart]
+        // An address with a space is neither a web address nor a SimpleX link.
+        guard uriEnd > uriStart, uriEnd < line.count, nextSpace[uriStart] >= uriEnd else { return nil }
+        let shown = line[textStart..<textEnd]
+        let address = line[uriStart..<uriEnd]
+        if nextLinkTextPunctuation[textStart] < textEnd {
+            let https = Array("https://".unicodeScalars)
+            let isAddress =
+                shown.elementsEqual(address)
+                || (address.starts(with: https) && shown.elementsEqual(address.dropFirst(https.count)))
+            guard isAddress else { return nil }
         }
-        if hasPunctuation && showText != uri && "https://" + showText != uri { return nil }
+        let uri = String(scalars: address)
         guard SimplexLinkParser.parse(uri) == nil, WebURI.isValid(uri) else { return nil }
-        let format = Format.hyperLink(showText: showText, linkUri: uri)
+        let format = Format.hyperLink(showText: String(scalars: shown), linkUri: uri)
         return ([FormattedText(text(start..<(uriEnd + 1)), format)], uriEnd + 1)
     }
 
@@ -82,7 +88,8 @@ extension InlineParser {
                 index = digitsEnd + 1
             }
         }
-        while true {
+        // Past 22 characters it cannot be a phone; stopping keeps a long run of digit groups linear.
+        while index - start <= 22 {
             var groupStart = index
             if groupStart < line.count, Self.isPhoneSeparator(line[groupStart]) { groupStart += 1 }
             let digitsEnd = end(from: groupStart) { !$0.isASCIIDigit }

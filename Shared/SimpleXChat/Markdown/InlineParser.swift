@@ -31,6 +31,31 @@ struct InlineParser {
     typealias Fragment = (runs: [FormattedText], end: Int)
 
     let line: [Unicode.Scalar]
+    /// For each index, the index at or after it of the next `]`, `)`, space, and punctuation a
+    /// link's text may not have (the line end when none): a line of many `[` that do not make
+    /// links is still parsed in linear time.
+    let nextBracket: [Int]
+    let nextParenthesis: [Int]
+    let nextSpace: [Int]
+    let nextLinkTextPunctuation: [Int]
+
+    init(line: [Unicode.Scalar]) {
+        self.line = line
+        let hasLinks = line.contains("[")
+        nextBracket = hasLinks ? Self.nextIndices(in: line) { $0 == "]" } : []
+        nextParenthesis = hasLinks ? Self.nextIndices(in: line) { $0 == ")" } : []
+        nextSpace = hasLinks ? Self.nextIndices(in: line) { $0 == " " } : []
+        nextLinkTextPunctuation =
+            hasLinks ? Self.nextIndices(in: line) { $0.isHaskellPunctuation && $0 != "-" && $0 != "_" } : []
+    }
+
+    private static func nextIndices(in line: [Unicode.Scalar], where matches: (Unicode.Scalar) -> Bool)
+        -> [Int]
+    {
+        var next = Array(repeating: line.count, count: line.count + 1)
+        for index in line.indices.reversed() { next[index] = matches(line[index]) ? index : next[index + 1] }
+        return next
+    }
 
     /// The runs of one line (no line breaks in it).
     static func parse(line: [Unicode.Scalar]) -> [FormattedText] {

@@ -196,3 +196,26 @@ func blocks(_ text: String) -> [MarkdownBlock]? { Markdown.parseBlocks(text)?.bl
         #expect(parsed.map(\.isHeading) == [false, false, false, true, false])
     }
 }
+
+/// Deep nesting is capped so a hostile message cannot exhaust the stack.
+@Suite struct BlockNestingLimitTests {
+    @Test func quotesNestUpToTheLimitThenAreText() throws {
+        let depth = BlockParser.maxNestingDepth
+        var block = try #require(blocks(String(repeating: ">", count: depth + 2) + " deep")?.first)
+        for _ in 0..<depth {
+            guard case .quote(let inner) = block.content, let first = inner.first else {
+                Issue.record("expected a quote at this depth, got \(block)")
+                return
+            }
+            block = first
+        }
+        #expect(block == paragraph(">> deep"))
+    }
+
+    @Test func thousandsOfMarkersOnOneLineParse() {
+        let quotes = String(repeating: ">", count: 50_000) + " x\n\ny"
+        #expect(Markdown.parseBlocks(quotes)?.blocks.count == 2)
+        let bullets = String(repeating: "- ", count: 20_000) + "x\n\ny"
+        #expect(Markdown.parseBlocks(bullets)?.blocks.count == 2)
+    }
+}

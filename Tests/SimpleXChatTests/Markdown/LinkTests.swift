@@ -176,4 +176,21 @@ import Testing
         expectMarkdown("on 2024-01-15 at", [plain("on "), phone("2024-01-15"), plain(" at")])
         expectMarkdown("1234567abc", [phone("1234567"), plain("abc")])
     }
+
+    @Test func manyUnclosedLinksAndDigitGroupsStayText() {
+        // Inputs that made the first version quadratic; they must come out as typed.
+        let brackets = String(repeating: "[a](b ", count: 2000)
+        #expect(Markdown.parse(brackets) == [plain(brackets)])
+        let nested = String(repeating: "[ ", count: 2000) + "](https://x.io)"
+        #expect(
+            Markdown.parse(nested) == [
+                plain(String(repeating: "[ ", count: 1999)),
+                FormattedText("[ ](https://x.io)", .hyperLink(showText: " ", linkUri: "https://x.io")),
+            ])
+        let digits = String(repeating: "1 ", count: 2000)
+        // Each "1" starts a run of digit groups too long for a phone, until 11 are left (21 characters).
+        let last = Array(repeating: "1", count: 11).joined(separator: " ")
+        #expect(
+            Markdown.parse(digits) == [plain(String(repeating: "1 ", count: 1989)), phone(last), plain(" ")])
+    }
 }
