@@ -42,11 +42,11 @@ import Testing
     }
 
     @Test func simplexLinkJSON() {
-        let text = "https://simplex.chat" + LinkTests.contact
+        let text = "https://simplex.chat" + MarkdownLinkTests.contact
         #expect(
             parsedJSON(text)
                 == #"{"formattedText":[{"format":{"type":"simplexLink","linkType":"contact","simplexUri":"simplex:"#
-                + LinkTests.contact + #"","smpHosts":["smp.simplex.im"]},"text":""# + text + #""}]}"#)
+                + MarkdownLinkTests.contact + #"","smpHosts":["smp.simplex.im"]},"text":""# + text + #""}]}"#)
     }
 
     @Test func stringsAreEscapedAsAesonEscapesThem() {

@@ -3,7 +3,7 @@ import Testing
 @testable import SimpleXChat
 
 /// Delimited formats, secrets and colours, with the cases of SimpleX's MarkdownTests.hs.
-@Suite struct InlineFormatTests {
+@Suite struct MarkdownInlineFormatTests {
     @Test func eachDelimitedFormat() {
         expectMarkdown(
             "this is *bold formatted* text", [plain("this is "), bold("bold formatted"), plain(" text")])

@@ -3,7 +3,7 @@ import Testing
 @testable import SimpleXChat
 
 /// Removing tracking parameters from links, as Markdown.hs `sanitizeUri`.
-@Suite struct SanitizeURITests {
+@Suite struct MarkdownSanitizeURITests {
     @Test func safeModeRemovesKnownTrackingPrefixesOnly() {
         #expect(
             Markdown.sanitizedURI("https://example.com/page?utm_source=x&q=1&foo=2", safe: true)

@@ -3,7 +3,7 @@ import Testing
 @testable import SimpleXChat
 
 /// Seed 000 §4: blocks are sent for text up to 2,000 markup tokens; longer text is drawn as lines.
-@Suite struct MarkupTokenLimitTests {
+@Suite struct MarkdownTokenLimitTests {
     /// `count` list lines of one bold run each: 2 tokens per line.
     func boldList(_ count: Int) -> String {
         Array(repeating: "- *x*", count: count).joined(separator: "\n")

@@ -17,7 +17,7 @@ func bullets(_ items: MarkdownListItem..., marker: String = "-", after emptyLine
 func blocks(_ text: String) -> [MarkdownBlock]? { Markdown.parseBlocks(text)?.blocks }
 
 /// Block markdown: which texts get blocks, and each block kind with its nesting.
-@Suite struct BlockMarkdownTests {
+@Suite struct MarkdownBlockTests {
     @Test func textWithoutBlockSyntaxOrEmptyLinesHasNoBlocks() {
         #expect(Markdown.parseBlocks("hello") == nil)
         #expect(Markdown.parseBlocks("line one\nline two") == nil)
@@ -198,7 +198,7 @@ func blocks(_ text: String) -> [MarkdownBlock]? { Markdown.parseBlocks(text)?.bl
 }
 
 /// Deep nesting is capped so a hostile message cannot exhaust the stack.
-@Suite struct BlockNestingLimitTests {
+@Suite struct MarkdownBlockNestingTests {
     @Test func quotesNestUpToTheLimitThenAreText() throws {
         let depth = BlockParser.maxNestingDepth
         var block = try #require(blocks(String(repeating: ">", count: depth + 2) + " deep")?.first)

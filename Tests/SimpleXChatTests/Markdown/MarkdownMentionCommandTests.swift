@@ -3,7 +3,7 @@ import Testing
 @testable import SimpleXChat
 
 /// Mentions, commands and notification previews, with the cases of SimpleX's MarkdownTests.hs.
-@Suite struct MentionCommandTests {
+@Suite struct MarkdownMentionCommandTests {
     @Test func mentions() {
         expectMarkdown("@alice", [mention("alice", "@alice")])
         expectMarkdown("hello @alice", [plain("hello "), mention("alice", "@alice")])
