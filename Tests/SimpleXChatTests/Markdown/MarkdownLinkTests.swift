@@ -133,6 +133,24 @@ import Testing
             ])
     }
 
+    @Test func punctuationAfterASimplexLinkIsDecodedWithItAsSimpleXDoes() {
+        // Markdown.hs decodes the whole word, so a full stop spoils the last key: the simplex:
+        // form is then text and the web form a web address.
+        expectPlain("simplex:" + Self.contact + ".")
+        let web = "https://simplex.chat" + Self.contact
+        expectMarkdown(web + ".", [uri(web), plain(".")])
+        // After a group link's data it only spoils the data: a contact address.
+        let group = "simplex:" + Self.group
+        expectMarkdown(
+            group + ".",
+            [
+                simplexLink(
+                    .contact, Self.group + ".",
+                    ["smp4.simplex.im", "o5vmywmrnaxalvz6wi3zicyftgio6psuvyniis6gco6bp6ekl4cqj4id.onion"],
+                    group), plain("."),
+            ])
+    }
+
     @Test func emails() {
         expectMarkdown("chat@simplex.chat", [email("chat@simplex.chat")])
         expectMarkdown("test chat+123@simplex.chat", [plain("test "), email("chat+123@simplex.chat")])
