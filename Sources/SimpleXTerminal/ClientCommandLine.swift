@@ -8,9 +8,25 @@ public enum ClientCommand: Equatable, Sendable {
     case defaultsReset(String)
     case help
     case version
+    /// The line mode, with relays given by `-s` (kept for the user).
+    case lineMode(servers: [String])
 
     /// Parses the arguments after the program name; a mistake is a one-line `UsageError`.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ClientCommand {
+        if arguments.contains("--cli") {
+            var servers: [String] = []
+            var rest = arguments.filter { $0 != "--cli" }[...]
+            while let option = rest.first {
+                rest = rest.dropFirst()
+                guard option == "-s" || option == "--server" else {
+                    throw UsageError("unexpected argument '\(option)' with --cli: see simplex-chat --help")
+                }
+                guard let server = rest.first else { throw UsageError("\(option) needs a relay address (smp://...)") }
+                servers.append(server)
+                rest = rest.dropFirst()
+            }
+            return .lineMode(servers: servers)
+        }
         switch arguments.first {
         case nil, "status": return try noMore(arguments.dropFirst(), .status)
         case "-h", "--help", "help": return .help
@@ -47,6 +63,8 @@ public enum ClientCommand: Equatable, Sendable {
         SimpleX Chat for Linux: private messaging in the terminal.
 
         commands:
+          --cli [-s smp://...]...     the chat in line mode, as the SimpleX terminal CLI (-s/--server:
+                                      your relays, repeatable, kept for next time; /help inside)
           status                      open the group directory, keychain and database and show their state
                                       (the default)
           defaults [list]             show the shared settings (GroupDefaults) and process states

@@ -13,7 +13,7 @@ public struct ClientMain: Sendable {
 
     public init(
         environment: [String: String] = ProcessEnvironment.current,
-        output: @escaping @Sendable (String) -> Void = { print($0) },
+        output: @escaping @Sendable (String) -> Void = ClientMain.standardOutput,
         errors: @escaping @Sendable (String) -> Void = ClientMain.standardError
     ) {
         self.environment = environment
@@ -37,6 +37,8 @@ public struct ClientMain: Sendable {
         case .version:
             output("simplex-chat \(Self.version)")
             return ExitStatus.ok
+        case .lineMode(let servers):
+            return await LineMode(environment: environment, servers: servers, output: output, errors: errors).run()
         case .status:
             return await StatusCommand(environment: environment, output: output, errors: errors).run()
         case .defaultsList, .defaultsGet, .defaultsSet, .defaultsReset:
@@ -70,6 +72,13 @@ public struct ClientMain: Sendable {
             errors("simplex-chat: cannot save settings: \(error)")
             return ExitStatus.failure
         }
+    }
+
+    /// Standard output, one unbuffered write per line, so a pipe (a script, a test) gets each
+    /// line as soon as it is printed.
+    public static let standardOutput: @Sendable (String) -> Void = { line in
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     }
 
     public static let standardError: @Sendable (String) -> Void = { line in

@@ -10,7 +10,8 @@
 public enum ChatSchema {
     /// Every migration of the chat database. Append only; never edit a shipped entry.
     public static let migrations: [Migration] = [
-        Migration("20261129_initial", sql: initial)
+        Migration("20261129_initial", sql: initial),
+        Migration("20261130_chat_core", sql: chatCore),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

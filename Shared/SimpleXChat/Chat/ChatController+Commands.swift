@@ -1,0 +1,216 @@
+import Foundation
+import SimpleXProtocol
+
+extension ChatController {
+    // MARK: - Connecting
+
+    /// A one-time invitation link to pass to someone (`/c`).
+    public func createInvitation() async throws(ChatError) -> String {
+        do {
+            let (id, link) = try await agent.createInvitation()
+            try store.insertPendingConnection(user, agentConnectionID: id)
+            return link.description
+        } catch let error as ChatError {
+            throw error
+        } catch {
+            throw .agent("\(error)")
+        }
+    }
+
+    /// Connects by someone's invitation or contact address link (`/c <link>`).
+    public func connect(link text: String) async throws(ChatError) {
+        let link: ConnectionLink
+        do { link = try ConnectionLink(text) } catch { throw .invalidCommand("\(error)") }
+        do {
+            let id = try await agent.joinConnection(link, connInfo: contactInfo(request: link.isContactAddress))
+            try store.insertPendingConnection(user, agentConnectionID: id)
+        } catch let error as ChatError {
+            throw error
+        } catch {
+            throw .agent("\(error)")
+        }
+    }
+
+    /// The connInfo we send: x.info, or x.contact to a contact address.
+    func contactInfo(request: Bool) -> [UInt8] {
+        let event: ChatMsgEvent = request ? .contact(ContactRequest(profile: user.profile)) : .info(user.profile)
+        return (try? ChatMessage(event: event).encoded()) ?? []
+    }
+
+    /// The user's contact address, made on first use (`/ad`).
+    public func contactAddress() async throws(ChatError) -> String {
+        if let existing = try store.address(user) { return existing.link }
+        do {
+            let (id, link) = try await agent.createContactAddress()
+            try store.setAddress(user, agentConnectionID: id, link: link.description)
+            return link.description
+        } catch let error as ChatError {
+            throw error
+        } catch {
+            throw .agent("\(error)")
+        }
+    }
+
+    /// Accepts a contact request (`/ac name`): the contact is made now, connected shortly.
+    public func acceptContact(_ name: String) async throws(ChatError) -> ChatContact {
+        let request = try store.request(named: name, user)
+        do {
+            let id = try await agent.acceptContact(request.agentInvitationID, connInfo: profileInfo)
+            try store.insertPendingConnection(user, agentConnectionID: id)
+            try store.deleteRequest(request)
+            return try store.createContact(user, profile: request.profile, agentConnectionID: id)
+        } catch let error as ChatError {
+            throw error
+        } catch {
+            throw .agent("\(error)")
+        }
+    }
+
+    /// Rejects a contact request (`/rc name`); the requester is not told.
+    public func rejectContact(_ name: String) async throws(ChatError) {
+        let request = try store.request(named: name, user)
+        do { try await agent.rejectContact(request.agentInvitationID) } catch { throw .agent("\(error)") }
+        try store.deleteRequest(request)
+    }
+
+    /// Deletes a contact: its connection (queues on the relays) and its chat.
+    public func deleteContact(_ name: String) async throws(ChatError) {
+        let contact = try contact(named: name)
+        if let id = contact.agentConnectionID {
+            if contact.ready { _ = try? await agent.sendMessage(id, body: try encode(.directDel)) }
+            try? await agent.deleteConnection(id)
+        }
+        try store.deleteContact(contact)
+    }
+
+    /// Sets the local alias a contact is shown by.
+    public func setAlias(_ name: String, alias: String) throws(ChatError) -> ChatContact {
+        let contact = try contact(named: name)
+        try store.setAlias(contact, alias)
+        return try store.contact(id: contact.contactId)
+    }
+
+    /// Changes the user's profile and sends it to every contact (x.info).
+    public func updateProfile(displayName: String, fullName: String) async throws(ChatError) {
+        user.profile.displayName = displayName
+        user.profile.fullName = fullName
+        try store.updateUserProfile(user, user.profile)
+        for contact in try store.contacts(user) where contact.ready {
+            guard let id = contact.agentConnectionID else { continue }
+            _ = try? await agent.sendMessage(id, body: try encode(.info(user.profile)))
+        }
+    }
+
+    // MARK: - Messages
+
+    func encode(_ event: ChatMsgEvent, msgId: SharedMsgID? = nil) throws(ChatError) -> [UInt8] {
+        do { return try ChatMessage(msgId: msgId, event: event).encoded() } catch { throw .invalidCommand("\(error)") }
+    }
+
+    func connected(_ contact: ChatContact) throws(ChatError) -> String {
+        guard contact.ready, let id = contact.agentConnectionID else { throw .notConnected(contact.viewName) }
+        return id
+    }
+
+    /// Sends a message, optionally replying to (quoting) an item or forwarding one.
+    public func send(
+        to name: String, _ content: MsgContent, quoting quoted: ChatItem? = nil, forwarded: Bool = false, ttl: Int? = nil
+    ) async throws(ChatError) -> ChatItem {
+        let contact = try contact(named: name)
+        let id = try connected(contact)
+        var generator = SystemRandomNumberGenerator()
+        let msgId = SharedMsgID.random(using: &generator)
+        let quote = quoted.map {
+            ChatItemQuote(sharedMsgId: $0.sharedMsgId, sentByUser: $0.direction == .sent, content: $0.content)
+        }
+        let container = MsgContainer(
+            content: content, ttl: ttl,
+            quote: quoted.map {
+                QuotedMsg(
+                    msgRef: MsgRef(msgId: $0.sharedMsgId, sentAt: ChatTimestamp($0.timestamp), sent: $0.direction == .sent),
+                    content: $0.content)
+            }, forward: forwarded)
+        let body = try encode(.msgNew(container), msgId: msgId)
+        let agentMsgID: Int64
+        do { agentMsgID = try await agent.sendMessage(id, body: body) } catch { throw .agent("\(error)") }
+        return try store.insertItem(
+            user, contact: contact, direction: .sent, content: content, status: .sndNew, sharedMsgId: msgId, agentMsgID: agentMsgID,
+            quote: quote, forwarded: forwarded)
+    }
+
+    /// Edits a sent item (x.msg.update); the old text stays in its history.
+    public func edit(_ item: ChatItem, in name: String, to content: MsgContent) async throws(ChatError) -> ChatItem {
+        let contact = try contact(named: name)
+        guard item.direction == .sent, let msgId = item.sharedMsgId else { throw .invalidCommand("only your own messages can be edited") }
+        let id = try connected(contact)
+        do { _ = try await agent.sendMessage(id, body: try encode(.msgUpdate(MsgUpdate(msgId: msgId, content: content)))) } catch {
+            throw .agent("\(error)")
+        }
+        try store.updateContent(item, content)
+        return try store.item(id: item.itemId)
+    }
+
+    /// Deletes an item: for the user only, or for everyone (x.msg.del; marked deleted for the contact).
+    public func delete(_ item: ChatItem, in name: String, forEveryone: Bool) async throws(ChatError) {
+        let contact = try contact(named: name)
+        if forEveryone {
+            guard item.direction == .sent, let msgId = item.sharedMsgId else { throw .invalidCommand("only your own messages can be deleted for everyone") }
+            let id = try connected(contact)
+            do { _ = try await agent.sendMessage(id, body: try encode(.msgDel(msgId: msgId, memberId: nil, scope: nil))) } catch {
+                throw .agent("\(error)")
+            }
+        }
+        try store.deleteItem(item)
+    }
+
+    /// Adds or removes a reaction (x.msg.react) from SimpleX's emoji set.
+    public func react(_ item: ChatItem, in name: String, emoji: MsgReactionEmoji, add: Bool) async throws(ChatError) -> ChatItem {
+        let contact = try contact(named: name)
+        guard let msgId = item.sharedMsgId else { throw .invalidCommand("this item cannot have reactions") }
+        let id = try connected(contact)
+        do {
+            _ = try await agent.sendMessage(
+                id, body: try encode(.msgReact(msgId: msgId, memberId: nil, scope: nil, reaction: .emoji(emoji), add: add)))
+        } catch {
+            throw .agent("\(error)")
+        }
+        try store.setReaction(item, emoji: emoji.displayText, byUser: true, add: add)
+        return try store.item(id: item.itemId)
+    }
+
+    // MARK: - Reading
+
+    public func findItem(in name: String, direction: ChatItemDirection?, textPrefix: String) throws(ChatError) -> ChatItem {
+        try store.item(try contact(named: name), direction: direction, textPrefix: textPrefix)
+    }
+
+    public func lastItems(in name: String, count: Int) throws(ChatError) -> [ChatItem] {
+        try store.lastItems(user, try contact(named: name), count: count)
+    }
+
+    public func items(in name: String, before id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
+        try store.items(user, try contact(named: name), before: id, count: count)
+    }
+
+    public func items(in name: String, after id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
+        try store.items(user, try contact(named: name), after: id, count: count)
+    }
+
+    /// Items whose text contains `text`, newest first, in one chat (or all when `name` is nil).
+    public func search(_ text: String, in name: String?, count: Int = 20) throws(ChatError) -> [(ChatContact, ChatItem)] {
+        let contact: ChatContact? = try name == nil ? nil : self.contact(named: name ?? "")
+        var found: [(ChatContact, ChatItem)] = []
+        for item in try store.search(user, contact, text: text, count: count) { found.append((try store.contact(id: item.contactId), item)) }
+        return found
+    }
+
+    public func chatList() throws(ChatError) -> [ChatPreview] { try store.chatList(user) }
+
+    public func contacts() throws(ChatError) -> [ChatContact] { try store.contacts(user) }
+
+    public func contact(id: Int64) throws(ChatError) -> ChatContact { try store.contact(id: id) }
+
+    public func markRead(_ name: String) throws(ChatError) { try store.markRead(user, try contact(named: name)) }
+
+    public func itemInfo(_ item: ChatItem) throws(ChatError) -> ChatItemInfo { try store.info(item) }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import SimpleXProtocol
+
+/// The chat core: turns agent connections into contacts, chats and items (SimpleX's chat
+/// controller), with a typed command API and an event stream.
+public actor ChatController {
+    public nonisolated let events: AsyncStream<ChatEvent>
+    let sink: AsyncStream<ChatEvent>.Continuation
+    let store: ChatStore
+    let agent: Agent
+    public internal(set) var user: ChatUser
+    private var agentEvents: Task<Void, Never>?
+
+    private init(store: ChatStore, agent: Agent, user: ChatUser) {
+        self.store = store
+        self.agent = agent
+        self.user = user
+        (events, sink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Opens the chat and agent databases in `groupDirectory` for `user` (made by `createUser`
+    /// first), with the relays stored for the user.
+    public static func open(groupDirectory: String, secrets: AgentSecrets) async throws(ChatError) -> ChatController {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+        guard let user = try store.activeUser() else { throw .noUser }
+        var servers: [SMPServerAddress] = []
+        for text in try store.servers(user) {
+            do { servers.append(try SMPServerAddress(text)) } catch { throw .invalidCommand("stored relay \(text): \(error)") }
+        }
+        let agent: Agent
+        do {
+            agent = try await Agent.open(
+                config: AgentConfig(databasePath: AgentConfig.databasePath(groupDirectory: groupDirectory), servers: servers),
+                secrets: secrets)
+        } catch {
+            throw .agent("\(error)")
+        }
+        return ChatController(store: store, agent: agent, user: user)
+    }
+
+    /// The active user, if one has been made.
+    public static func activeUser(groupDirectory: String) throws(ChatError) -> ChatUser? {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+        defer { store.close() }
+        return try store.activeUser()
+    }
+
+    /// Makes the user profile (first run).
+    public static func createUser(groupDirectory: String, profile: Profile) throws(ChatError) -> ChatUser {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+        defer { store.close() }
+        if let existing = try store.activeUser() { return existing }
+        return try store.createUser(profile)
+    }
+
+    /// Sets the user's relays (kept in the database; new queues use them from the next start).
+    public static func setServers(groupDirectory: String, _ servers: [SMPServerAddress]) throws(ChatError) {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+        defer { store.close() }
+        guard let user = try store.activeUser() else { throw .noUser }
+        try store.setServers(user, servers.map(\.description))
+    }
+
+    public static func servers(groupDirectory: String) throws(ChatError) -> [String] {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+        defer { store.close() }
+        guard let user = try store.activeUser() else { throw .noUser }
+        return try store.servers(user)
+    }
+
+    /// Starts receiving: subscriptions, delivery, and agent events turned into chat events.
+    public func start() async {
+        let agent = self.agent
+        agentEvents = Task {
+            for await event in agent.events { await self.handle(event) }
+        }
+        await agent.start()
+    }
+
+    public func stop() async {
+        await agent.stop()
+        await agentEvents?.value
+        store.close()
+        sink.finish()
+    }
+
+    func emit(_ event: ChatEvent) { sink.yield(event) }
+
+    /// The user's profile as sent to contacts (x.info).
+    var profileInfo: [UInt8] {
+        (try? ChatMessage(event: .info(user.profile)).encoded()) ?? []
+    }
+
+    func contact(named name: String) throws(ChatError) -> ChatContact {
+        try store.contact(named: name.hasPrefix("@") ? String(name.dropFirst()) : name, user)
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+/// What the chat core tells its user without being asked (SimpleX's `ChatEvent`s).
+public enum ChatEvent: Equatable, Sendable {
+    case contactConnected(ChatContact)
+    case contactRequest(ChatContactRequest)
+    case newItem(ChatContact, ChatItem)
+    case itemUpdated(ChatContact, ChatItem)
+    case itemDeleted(ChatContact, ChatItem)
+    case itemReaction(ChatContact, ChatItem, emoji: String, add: Bool)
+    case itemStatus(ChatContact, ChatItem)
+    case contactUpdated(ChatContact, from: Profile)
+    case contactSwitchedDevice(ChatContact)
+    case integrityError(ChatContact, String)
+    case error(String)
+}

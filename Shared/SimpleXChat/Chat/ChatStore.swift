@@ -1,0 +1,76 @@
+import Foundation
+
+/// The chat database's records for the chat core: users, contacts, connections, items.
+///
+/// Not thread-safe: owned by `ChatController`, which runs every query.
+final class ChatStore {
+    let database: Database
+    var now: () -> Date
+
+    init(path: String, now: @escaping () -> Date = Date.init) throws(ChatError) {
+        do {
+            database = try ChatSchema.openChatDatabase(path: path)
+        } catch {
+            throw .store("cannot open \(path): \(error)")
+        }
+        self.now = now
+    }
+
+    func close() {
+        statements = [:]
+        try? database.close()
+    }
+
+    private var statements: [String: Statement] = [:]
+
+    private func statement(_ sql: String) throws -> Statement {
+        if let prepared = statements[sql] { return prepared }
+        let prepared = try database.makeStatement(sql)
+        statements[sql] = prepared
+        return prepared
+    }
+
+    func run(_ sql: String, _ arguments: StatementArguments = []) throws(ChatError) {
+        do { try statement(sql).execute(arguments: arguments) } catch { throw .store("\(error)") }
+    }
+
+    func rows(_ sql: String, _ arguments: StatementArguments = []) throws(ChatError) -> [Row] {
+        do { return try statement(sql).fetchAll(arguments: arguments) } catch { throw .store("\(error)") }
+    }
+
+    func row(_ sql: String, _ arguments: StatementArguments = []) throws(ChatError) -> Row? {
+        do { return try statement(sql).fetchOne(arguments: arguments) } catch { throw .store("\(error)") }
+    }
+
+    func value<T: DatabaseValueConvertible>(_ row: Row, _ name: String) throws(ChatError) -> T {
+        do { return try row[name] } catch { throw .store("\(error)") }
+    }
+
+    func transaction<T>(_ body: () throws(ChatError) -> T) throws(ChatError) -> T {
+        do {
+            return try database.transaction { () throws -> T in try body() }
+        } catch let error as ChatError {
+            throw error
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+
+    var lastID: Int64 { database.lastInsertRowID }
+
+    // MARK: - JSON columns
+
+    static func json(_ content: MsgContent) -> String { content.json.compactText }
+
+    static func content(_ text: String) -> MsgContent {
+        guard let json = try? JSON(parsing: Array(text.utf8)), let content = try? MsgContent(json: json) else {
+            return .unknown(type: "invalid", text: text, json: JSONObject())
+        }
+        return content
+    }
+
+    static func profile(_ text: String) -> Profile? {
+        guard let json = try? JSON(parsing: Array(text.utf8)) else { return nil }
+        return try? Profile(json: json)
+    }
+}

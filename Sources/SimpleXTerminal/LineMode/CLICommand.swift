@@ -1,0 +1,176 @@
+/// A line typed in the line mode (`simplex-chat --cli`), in the SimpleX terminal CLI's syntax
+/// (ios-coordination.md §7).
+public enum CLICommand: Equatable, Sendable {
+    case createInvitation
+    case connect(link: String)
+    case address
+    case acceptContact(String)
+    case rejectContact(String)
+    case deleteContact(String)
+    case send(to: String, text: String)
+    /// A bare line: to the chat last written to or received from.
+    case sendToActive(String)
+    case reply(to: String, quoted: String, text: String)
+    case edit(in: String, old: String, new: String)
+    case delete(in: String, text: String)
+    case react(in: String, emoji: String, text: String)
+    case forward(to: String, from: String, text: String)
+    case tail(chat: String?, count: Int)
+    case search(chat: String?, text: String)
+    case chats
+    case profile(displayName: String, fullName: String)
+    case alias(contact: String, alias: String)
+    case info(in: String, text: String)
+    case servers([String])
+    case help
+    case quit
+
+    /// Parses one line; a line that is none of the commands is an error with a hint.
+    public static func parse(_ line: String) throws(CLIParseError) -> CLICommand? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return nil }
+        if text.hasPrefix("/") { return try slashCommand(text) }
+        if text.hasPrefix(">@") { return try reply(String(text.dropFirst())) }
+        if text.hasPrefix("! @") { return try edit(String(text.dropFirst(2))) }
+        if text.hasPrefix("\\ @") {
+            let (name, rest) = try nameAndRest(String(text.dropFirst(2)))
+            return .delete(in: name, text: rest)
+        }
+        if let space = text.firstIndex(of: " "), text.hasPrefix("+") || text.hasPrefix("-"),
+            text[text.index(after: space)...].hasPrefix("@")
+        {
+            let marker = String(text[..<space])
+            let (name, rest) = try nameAndRest(String(text[text.index(after: space)...]))
+            return .react(in: name, emoji: marker, text: rest)
+        }
+        if text.hasPrefix("@") {
+            let (name, rest) = try nameAndRest(text)
+            if rest.hasPrefix("<- @") {
+                let (from, quoted) = try nameAndRest(String(rest.dropFirst(3)))
+                return .forward(to: name, from: from, text: quoted)
+            }
+            guard !rest.isEmpty else { throw CLIParseError("nothing to send to @\(name)") }
+            return .send(to: name, text: rest)
+        }
+        return .sendToActive(text)
+    }
+
+    private static func slashCommand(_ text: String) throws(CLIParseError) -> CLICommand {
+        let words = text.split(separator: " ", maxSplits: 1).map(String.init)
+        let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+        switch words[0] {
+        case "/c", "/connect": return argument.isEmpty ? .createInvitation : .connect(link: argument)
+        case "/ad", "/address": return .address
+        case "/ac", "/accept": return .acceptContact(try name(argument, "/ac <name>"))
+        case "/rc", "/reject": return .rejectContact(try name(argument, "/rc <name>"))
+        case "/d", "/delete": return .deleteContact(try name(argument, "/d @<name>"))
+        case "/tail":
+            var chat: String?
+            var count = 10
+            for word in argument.split(separator: " ") {
+                if word.hasPrefix("@") { chat = String(word.dropFirst()) } else if let n = Int(word), n > 0 { count = n } else {
+                    throw CLIParseError("usage: /tail [@name] [count]")
+                }
+            }
+            return .tail(chat: chat, count: count)
+        case "/search", "/?":
+            if argument.hasPrefix("@") {
+                let (chat, rest) = try nameAndRest(argument)
+                guard !rest.isEmpty else { throw CLIParseError("usage: /search [@name] <text>") }
+                return .search(chat: chat, text: rest)
+            }
+            guard !argument.isEmpty else { throw CLIParseError("usage: /search [@name] <text>") }
+            return .search(chat: nil, text: argument)
+        case "/chats": return .chats
+        case "/p", "/profile":
+            let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            guard let display = parts.first, !display.isEmpty else { throw CLIParseError("usage: /p <display name> [full name]") }
+            return .profile(displayName: display, fullName: parts.count > 1 ? parts[1] : "")
+        case "/alias":
+            let (contact, alias) = try nameAndRest(argument)
+            return .alias(contact: contact, alias: alias)
+        case "/i", "/info":
+            let (contact, rest) = try nameAndRest(argument)
+            return .info(in: contact, text: rest)
+        case "/smp", "/server", "/servers":
+            let servers = argument.split(separator: " ").map(String.init)
+            guard !servers.isEmpty else { throw CLIParseError("usage: /smp smp://<fingerprint>@<host>[:port] ...") }
+            return .servers(servers)
+        case "/help", "/h": return .help
+        case "/q", "/quit": return .quit
+        default: throw CLIParseError("unknown command \(words[0]): type /help")
+        }
+    }
+
+    private static func name(_ argument: String, _ usage: String) throws(CLIParseError) -> String {
+        let name = argument.hasPrefix("@") ? String(argument.dropFirst()) : argument
+        guard !name.isEmpty, !name.contains(" ") else { throw CLIParseError("usage: \(usage)") }
+        return name
+    }
+
+    /// `@name rest` (or `@'name with spaces' rest`) → (name, rest).
+    static func nameAndRest(_ text: String) throws(CLIParseError) -> (String, String) {
+        var body = Substring(text)
+        if body.hasPrefix("@") { body = body.dropFirst() }
+        if body.hasPrefix("'") {
+            guard let close = body.dropFirst().firstIndex(of: "'") else { throw CLIParseError("unclosed quote in the name") }
+            let name = String(body[body.index(after: body.startIndex)..<close])
+            return (name, body[body.index(after: close)...].trimmingCharacters(in: .whitespaces))
+        }
+        guard let space = body.firstIndex(of: " ") else {
+            guard !body.isEmpty else { throw CLIParseError("a name is missing after @") }
+            return (String(body), "")
+        }
+        return (String(body[..<space]), body[body.index(after: space)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// `@name (quoted text) reply`.
+    private static func reply(_ text: String) throws(CLIParseError) -> CLICommand {
+        let (name, rest) = try nameAndRest(text)
+        let (quoted, reply) = try parenthesised(rest, usage: ">@name (quoted text) reply")
+        return .reply(to: name, quoted: quoted, text: reply)
+    }
+
+    /// `@name (old text) new text`.
+    private static func edit(_ text: String) throws(CLIParseError) -> CLICommand {
+        let (name, rest) = try nameAndRest(text)
+        let (old, new) = try parenthesised(rest, usage: "! @name (old text) new text")
+        return .edit(in: name, old: old, new: new)
+    }
+
+    private static func parenthesised(_ text: String, usage: String) throws(CLIParseError) -> (String, String) {
+        guard text.hasPrefix("("), let close = text.firstIndex(of: ")") else { throw CLIParseError("usage: \(usage)") }
+        let inner = String(text[text.index(after: text.startIndex)..<close])
+        let after = text[text.index(after: close)...].trimmingCharacters(in: .whitespaces)
+        guard !inner.isEmpty, !after.isEmpty else { throw CLIParseError("usage: \(usage)") }
+        return (inner, after)
+    }
+
+    public static let helpText = """
+        /c                      create a one-time invitation link
+        /c <link>               connect by an invitation or a contact address link
+        /ad                     show (or create) your contact address
+        /ac <name>, /rc <name>  accept or reject a contact request
+        @<name> <message>       send a message (a bare line goes to the last chat)
+        >@<name> (text) reply   reply, quoting the message that starts with text
+        ! @<name> (text) new    edit your message that starts with text
+        \\ @<name> text          delete your message that starts with text, for everyone
+        +1 @<name> text         react 👍 (also -1 👎, +😀 +😂 +😢 +❤️ +🚀 +✅)
+        @<to> <- @<from> text   forward the message that starts with text
+        /tail [@name] [n]       the last n messages (of one chat, or of all)
+        /search [@name] text    messages containing text
+        /chats                  your chats, most recent first, with unread counts
+        /i @<name> text         message info: status and edit history
+        /p <name> [full name]   change your profile (sent to your contacts)
+        /alias @<name> <alias>  show a contact by another name
+        /d @<name>              delete a contact
+        /smp <smp://...> ...    set your relays (used for new connections)
+        /q                      quit
+        """
+}
+
+/// A line the line mode cannot read: one sentence saying what is wrong.
+public struct CLIParseError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

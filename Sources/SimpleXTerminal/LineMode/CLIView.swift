@@ -1,0 +1,105 @@
+import Foundation
+import SimpleXChat
+
+/// What the line mode prints, as the SimpleX terminal CLI prints it (ios-coordination.md §7):
+/// pure functions from chat events and items to lines.
+public struct CLIView: Sendable {
+    /// For timestamps: `HH:MM` today, `MM-DD` before.
+    public var timeZone: TimeZone
+    public var now: @Sendable () -> Date
+
+    public init(timeZone: TimeZone = .current, now: @escaping @Sendable () -> Date = Date.init) {
+        self.timeZone = timeZone
+        self.now = now
+    }
+
+    public func time(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let today = calendar.dateComponents([.year, .month, .day], from: now())
+        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        if parts.year == today.year && parts.month == today.month && parts.day == today.day {
+            return "\(two(parts.hour)):\(two(parts.minute))"
+        }
+        return "\(two(parts.month))-\(two(parts.day))"
+    }
+
+    /// An item as a chat line: `12:01 alice> hello` received, `12:01 @bob hello` sent.
+    public func item(_ item: ChatItem, contact: ChatContact) -> [String] {
+        let prefix = item.direction == .sent ? "\(time(item.timestamp)) @\(contact.viewName) " : "\(time(item.timestamp)) \(contact.viewName)> "
+        var text = item.text
+        if item.forwarded { text = "[forwarded] " + text }
+        if item.edited { text = "[edited] " + text }
+        if item.deleted { text = "[marked deleted] " + text }
+        var lines: [String] = []
+        if let quote = item.quote {
+            let author = quote.sentByUser == (item.direction == .sent) ? (item.direction == .sent ? "you" : contact.viewName) : (item.direction == .sent ? contact.viewName : "you")
+            lines.append(prefix + "> \(author): \(quote.content.text)")
+            lines.append(String(repeating: " ", count: prefix.count) + text)
+        } else {
+            lines.append(prefix + text)
+        }
+        if !item.reactions.isEmpty {
+            lines.append(String(repeating: " ", count: prefix.count) + item.reactions.map(\.emoji).joined(separator: " "))
+        }
+        return lines
+    }
+
+    /// What the line mode prints for an event.
+    public func event(_ event: ChatEvent) -> [String] {
+        switch event {
+        case .contactConnected(let contact):
+            return ["\(contact.viewName): contact is connected"]
+        case .contactRequest(let request):
+            return [
+                "\(request.localDisplayName) (\(request.profile.fullName.isEmpty ? request.profile.displayName : request.profile.fullName)) wants to connect to you!",
+                "to accept: /ac \(request.localDisplayName)",
+                "to reject: /rc \(request.localDisplayName) (the sender will NOT be notified)",
+            ]
+        case .newItem(let contact, let item), .itemUpdated(let contact, let item), .itemDeleted(let contact, let item):
+            return self.item(item, contact: contact)
+        case .itemReaction(let contact, let item, let emoji, let add):
+            let sign = add ? "+" : "-"
+            return ["\(time(now())) \(contact.viewName)> \(sign)\(emoji) to: \(item.text)"]
+        case .itemStatus:
+            return []
+        case .contactUpdated(let contact, let old):
+            return ["contact \(old.displayName) changed to \(contact.profile.displayName)"
+                + (contact.profile.fullName.isEmpty ? "" : " (\(contact.profile.fullName))")]
+        case .contactSwitchedDevice(let contact):
+            return ["\(contact.viewName): contact is connected to another client"]
+        case .integrityError(let contact, let what):
+            return ["\(contact.viewName): integrity error: \(what)"]
+        case .error(let message):
+            return ["error: \(message)"]
+        }
+    }
+
+    public func invitation(_ link: String) -> [String] {
+        [
+            "pass this invitation link to your contact (via another channel):", "", link, "",
+            "and ask them to connect: /c <invitation_link_above>",
+        ]
+    }
+
+    public func address(_ link: String) -> [String] {
+        ["Your chat address:", "", link, "", "Anyone can send you contact requests with: /c <contact_link_above>"]
+    }
+
+    public func chats(_ previews: [ChatPreview]) -> [String] {
+        guard !previews.isEmpty else { return ["no chats"] }
+        return previews.map { preview in
+            let unread = preview.unreadCount > 0 ? " (\(preview.unreadCount) unread)" : ""
+            let last = preview.lastItem.map { ": " + ($0.direction == .sent ? "you: " : "") + $0.text } ?? ""
+            return "@\(preview.contact.viewName)\(unread)\(last)"
+        }
+    }
+
+    public func info(_ item: ChatItem, _ info: ChatItemInfo) -> [String] {
+        var lines = ["message: \(item.text)", "sent: \(item.direction == .sent ? "yes" : "no"), at \(time(item.timestamp))"]
+        for (status, at) in info.statuses { lines.append("status \(status.rawValue) at \(time(at))") }
+        for (content, at) in info.versions { lines.append("earlier version (\(time(at))): \(content.text)") }
+        return lines
+    }
+}

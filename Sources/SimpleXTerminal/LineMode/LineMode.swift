@@ -1,0 +1,269 @@
+import Foundation
+import SimpleXChat
+import SimpleXDesktop
+import SimpleXProtocol
+import Synchronization
+
+/// `simplex-chat --cli`: the chat in lines, as the SimpleX terminal CLI — commands read from
+/// standard input, messages and events printed as they come.
+struct LineMode {
+    let environment: [String: String]
+    let servers: [String]
+    let output: @Sendable (String) -> Void
+    let errors: @Sendable (String) -> Void
+    let view = CLIView()
+
+    func run() async -> Int32 {
+        let container: GroupContainer
+        do {
+            container = try GroupContainer.open(environment: environment)
+        } catch {
+            errors("simplex-chat: \(error)")
+            return ExitStatus.failure
+        }
+        // One process runs the chat core on a group directory at a time (DESIGN §4).
+        let lock: FileLock?
+        do { lock = try FileLock.attempt(path: container.coreLockPath) } catch {
+            errors("simplex-chat: \(error)")
+            return ExitStatus.failure
+        }
+        guard let lock else {
+            errors("simplex-chat: another process runs the chat on \(container.path) (core.lock is held)")
+            return ExitStatus.failure
+        }
+        defer { lock.unlock() }
+        let input = StandardInput()
+
+        let bus = try? await DBusConnection.session()
+        defer { bus?.close() }
+        let secrets: AgentSecrets
+        do {
+            let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
+            secrets = try AgentSecrets.load(from: keychain)
+        } catch {
+            errors("simplex-chat: keychain: \(error)")
+            return ExitStatus.failure
+        }
+
+        do {
+            if try ChatController.activeUser(groupDirectory: container.path) == nil {
+                output("No user profile yet. Your display name (shown to your contacts, no spaces):")
+                guard let name = await input.nextLine()?.trimmingCharacters(in: .whitespaces), !name.isEmpty, !name.contains(" ") else {
+                    errors("simplex-chat: a display name is needed (one word)")
+                    return ExitStatus.failure
+                }
+                _ = try ChatController.createUser(groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""))
+            }
+            if !servers.isEmpty {
+                var addresses: [SMPServerAddress] = []
+                for text in servers {
+                    do { addresses.append(try SMPServerAddress(text)) } catch {
+                        errors("simplex-chat: bad relay address \(text): \(error)")
+                        return ExitStatus.usage
+                    }
+                }
+                try ChatController.setServers(groupDirectory: container.path, addresses)
+            }
+            if try ChatController.servers(groupDirectory: container.path).isEmpty {
+                errors("simplex-chat: no relays configured: start with -s smp://<fingerprint>@<host>[:port] (make run starts a local one)")
+                return ExitStatus.usage
+            }
+        } catch {
+            errors("simplex-chat: \(error)")
+            return ExitStatus.failure
+        }
+
+        let chat: ChatController
+        do {
+            chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets)
+        } catch {
+            errors("simplex-chat: \(error)")
+            return ExitStatus.failure
+        }
+        let session = Session()
+        let printer = Task {
+            for await event in chat.events {
+                switch event {
+                case .newItem(let contact, _), .itemUpdated(let contact, _): session.setActive(contact.viewName)
+                default: break
+                }
+                view.event(event).forEach(output)
+            }
+        }
+        await chat.start()
+        let user = await chat.user
+        output("Current user: \(user.profile.displayName)")
+        while let line = await input.nextLine() {
+            let command: CLICommand?
+            do { command = try CLICommand.parse(line) } catch {
+                output("error: \(error)")
+                continue
+            }
+            guard let command else { continue }
+            if command == .quit { break }
+            do {
+                try await perform(command, chat: chat, session: session)
+            } catch {
+                output("error: \(error)")
+            }
+        }
+        await chat.stop()
+        await printer.value
+        return ExitStatus.ok
+    }
+
+    private func perform(_ command: CLICommand, chat: ChatController, session: Session) async throws {
+        switch command {
+        case .createInvitation:
+            view.invitation(try await chat.createInvitation()).forEach(output)
+        case .connect(let link):
+            try await chat.connect(link: link)
+            output("connection request sent!")
+        case .address:
+            view.address(try await chat.contactAddress()).forEach(output)
+        case .acceptContact(let name):
+            let contact = try await chat.acceptContact(name)
+            output("\(contact.viewName): accepting contact request...")
+        case .rejectContact(let name):
+            try await chat.rejectContact(name)
+            output("\(name): contact request rejected")
+        case .deleteContact(let name):
+            try await chat.deleteContact(name)
+            output("\(name): contact is deleted")
+        case .send(let name, let text):
+            try await send(name, text, chat: chat, session: session)
+        case .sendToActive(let text):
+            guard let name = session.active else { throw ChatError.invalidCommand("no chat yet: write @name message") }
+            try await send(name, text, chat: chat, session: session)
+        case .reply(let name, let quoted, let text):
+            let item = try await chat.findItem(in: name, direction: nil, textPrefix: quoted)
+            let sent = try await chat.send(to: name, .text(text), quoting: item)
+            view.item(sent, contact: try await chat.contact(id: sent.contactId)).forEach(output)
+        case .edit(let name, let old, let new):
+            let item = try await chat.findItem(in: name, direction: .sent, textPrefix: old)
+            let edited = try await chat.edit(item, in: name, to: .text(new))
+            view.item(edited, contact: try await chat.contact(id: edited.contactId)).forEach(output)
+        case .delete(let name, let text):
+            let item = try await chat.findItem(in: name, direction: .sent, textPrefix: text)
+            try await chat.delete(item, in: name, forEveryone: true)
+            output("message deleted")
+        case .react(let name, let marker, let text):
+            guard let emoji = Self.emoji(marker) else { throw ChatError.invalidCommand("reactions are +1 -1 +😀 +😂 +😢 +❤️ +🚀 +✅") }
+            let item = try await chat.findItem(in: name, direction: nil, textPrefix: text)
+            let reacted = try await chat.react(item, in: name, emoji: emoji, add: !marker.hasPrefix("-") || marker == "-1")
+            view.item(reacted, contact: try await chat.contact(id: reacted.contactId)).forEach(output)
+        case .forward(let to, let from, let text):
+            let item = try await chat.findItem(in: from, direction: nil, textPrefix: text)
+            let sent = try await chat.send(to: to, item.content, forwarded: true)
+            view.item(sent, contact: try await chat.contact(id: sent.contactId)).forEach(output)
+        case .tail(let name, let count):
+            if let name {
+                for item in try await chat.lastItems(in: name, count: count) {
+                    view.item(item, contact: try await chat.contact(id: item.contactId)).forEach(output)
+                }
+                try await chat.markRead(name)
+            } else {
+                var all: [(ChatItem, ChatContact)] = []
+                for preview in try await chat.chatList() {
+                    for item in try await chat.lastItems(in: preview.contact.localDisplayName, count: count) { all.append((item, preview.contact)) }
+                }
+                for (item, contact) in all.sorted(by: { $0.0.itemId < $1.0.itemId }).suffix(count) {
+                    view.item(item, contact: contact).forEach(output)
+                }
+            }
+        case .search(let name, let text):
+            let found = try await chat.search(text, in: name)
+            if found.isEmpty { output("no messages found") }
+            for (contact, item) in found.reversed() { view.item(item, contact: contact).forEach(output) }
+        case .chats:
+            view.chats(try await chat.chatList()).forEach(output)
+        case .profile(let display, let full):
+            try await chat.updateProfile(displayName: display, fullName: full)
+            output("user profile is changed to \(display)" + (full.isEmpty ? "" : " (\(full))") + " (your contacts are notified)")
+        case .alias(let name, let alias):
+            let contact = try await chat.setAlias(name, alias: alias)
+            output("contact \(contact.localDisplayName) alias: \(alias.isEmpty ? "removed" : alias)")
+        case .info(let name, let text):
+            let item = try await chat.findItem(in: name, direction: nil, textPrefix: text)
+            view.info(item, try await chat.itemInfo(item)).forEach(output)
+        case .servers(let texts):
+            var addresses: [SMPServerAddress] = []
+            for text in texts { addresses.append(try SMPServerAddress(text)) }
+            let path = try GroupContainer.open(environment: environment).path
+            try ChatController.setServers(groupDirectory: path, addresses)
+            output("relays saved: new connections use them (restart to apply)")
+        case .help:
+            CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).forEach(output)
+        case .quit:
+            break
+        }
+    }
+
+    private func send(_ name: String, _ text: String, chat: ChatController, session: Session) async throws {
+        let item = try await chat.send(to: name, .text(text))
+        session.setActive(name)
+        view.item(item, contact: try await chat.contact(id: item.contactId)).forEach(output)
+    }
+
+    static func emoji(_ marker: String) -> MsgReactionEmoji? {
+        switch marker {
+        case "+1", "+👍": return .thumbsUp
+        case "-1", "+👎": return .thumbsDown
+        default:
+            let body = String(marker.dropFirst()).replacingOccurrences(of: "\u{FE0F}", with: "")
+            return MsgReactionEmoji.allCases.first { $0.rawValue == body }
+        }
+    }
+}
+
+/// The chat a bare line goes to: the last one written to or received from.
+private final class Session: Sendable {
+    private let state = Mutex<String?>(nil)
+    var active: String? { state.withLock { $0 } }
+    func setActive(_ name: String) { state.withLock { $0 = name } }
+}
+
+/// Lines of standard input, read on a thread of their own so no cooperative thread blocks.
+final class StandardInput: Sendable {
+    private struct State {
+        var lines: [String] = []
+        var finished = false
+        var waiter: CheckedContinuation<String?, Never>?
+    }
+    private let state = Mutex(State())
+
+    init() {
+        Thread { [self] in
+            while let line = readLine() {
+                let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
+                    if let waiter = state.waiter {
+                        state.waiter = nil
+                        return waiter
+                    }
+                    state.lines.append(line)
+                    return nil
+                }
+                waiter?.resume(returning: line)
+            }
+            let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
+                state.finished = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
+        }.start()
+    }
+
+    /// The next line, or nil at the end of input. One caller at a time.
+    func nextLine() async -> String? {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> String?? in
+                if !state.lines.isEmpty { return .some(state.lines.removeFirst()) }
+                if state.finished { return .some(nil) }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A user of `simplex-chat --cli` in its own process and group directory.
+final class CLIUser: Sendable {
+    let directory: TemporaryDirectory
+    let process: ChildProcess
+    let name: String
+
+    init(_ name: String, relay: RelayProcess, directory: TemporaryDirectory? = nil) async throws {
+        self.name = name
+        let directory = try directory ?? TemporaryDirectory("cli-\(name)")
+        self.directory = directory
+        process = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address],
+            environment: [
+                "SIMPLEX_GROUP_DIR": directory.appending("group"), "XDG_CONFIG_HOME": directory.appending("config"),
+                "DBUS_SESSION_BUS_ADDRESS": nil, "TZ": "UTC",
+            ])
+        let first = try await process.line(timeout: .seconds(30)) { $0.hasPrefix("No user profile yet") || $0.hasPrefix("Current user") }
+        if first.hasPrefix("No user") {
+            // The first run asks for a display name.
+            process.send(name)
+            _ = try await process.line(timeout: .seconds(30)) { $0 == "Current user: \(name)" }
+        } else {
+            #expect(first == "Current user: \(name)")
+        }
+    }
+
+    func send(_ line: String) { process.send(line) }
+
+    /// The next printed line containing `text` (earlier lines are passed over).
+    @discardableResult
+    func expect(_ text: String, timeout: Duration = .seconds(30)) async throws -> String {
+        try await process.line(timeout: timeout) { $0.contains(text) }
+    }
+
+    /// The next printed line matching `pattern` (a regular expression), whole.
+    @discardableResult
+    func expectLine(_ pattern: String, timeout: Duration = .seconds(30)) async throws -> String {
+        _ = try Regex(pattern)  // a malformed pattern fails here, not as a timeout
+        return try await process.line(timeout: timeout) { line in
+            (try? Regex(pattern)).map { line.wholeMatch(of: $0) != nil } ?? false
+        }
+    }
+
+    func quit() async throws {
+        process.send("/q")
+        #expect(try await process.wait(timeout: .seconds(30)) == 0)
+    }
+}
+
+/// Two or three `simplex-chat --cli` processes through a real relay, driven as a user types,
+/// asserting what each side prints.
+@Suite(.serialized)
+struct LineModeEndToEndTests {
+    static func connect(_ alice: CLIUser, _ bob: CLIUser) async throws {
+        alice.send("/c")
+        let link = try await alice.expect("simplex:/invitation#/?v=")
+        bob.send("/c \(link)")
+        try await bob.expect("connection request sent!")
+        try await alice.expectLine("bob: contact is connected")
+        try await bob.expectLine("alice: contact is connected")
+    }
+
+    @Test func connectChatReplyEditDeleteReactForwardAndRead() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await Self.connect(alice, bob)
+
+        alice.send("@bob hello bob")
+        try await alice.expectLine(#"\d\d:\d\d @bob hello bob"#)
+        try await bob.expectLine(#"\d\d:\d\d alice> hello bob"#)
+        // A bare line goes to the chat last written to or received from.
+        bob.send("hi alice")
+        try await bob.expectLine(#"\d\d:\d\d @alice hi alice"#)
+        try await alice.expectLine(#"\d\d:\d\d bob> hi alice"#)
+
+        bob.send(">@alice (hello) a reply")
+        try await alice.expectLine(#"\d\d:\d\d bob> > you: hello bob"#)
+        try await alice.expectLine(#" +a reply"#)
+
+        alice.send("! @bob (hello bob) hello, edited")
+        try await bob.expectLine(#"\d\d:\d\d alice> \[edited\] hello, edited"#)
+        alice.send("/i @bob hello, edited")
+        try await alice.expect("earlier version")
+
+        alice.send("+1 @bob hi alice")
+        try await bob.expectLine(#"\d\d:\d\d alice> \+👍 to: hi alice"#)
+
+        alice.send("\\ @bob hello, edited")
+        try await alice.expect("message deleted")
+        try await bob.expectLine(#"\d\d:\d\d alice> \[marked deleted\] \[edited\] hello, edited"#)
+
+        alice.send("/chats")
+        try await alice.expectLine(#"@bob \(\d+ unread\): a reply"#)
+        alice.send("/tail @bob 2")
+        try await alice.expectLine(#"\d\d:\d\d bob> hi alice"#)
+        alice.send("/chats")
+        try await alice.expectLine("@bob: a reply")  // read now
+        alice.send("/search reply")
+        try await alice.expect("a reply")
+
+        let carol = try await CLIUser("carol", relay: relay)
+        alice.send("/c")
+        let link = try await alice.expect("simplex:/invitation#/?v=")
+        carol.send("/c \(link)")
+        try await alice.expectLine("carol: contact is connected")
+        alice.send("@carol <- @bob hi alice")
+        try await carol.expectLine(#"\d\d:\d\d alice> \[forwarded\] hi alice"#)
+
+        for user in [alice, bob, carol] { try await user.quit() }
+    }
+
+    @Test func contactAddressRequestsAreAcceptedAndRejected() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        let dan = try await CLIUser("dan", relay: relay)
+        alice.send("/ad")
+        let address = try await alice.expect("simplex:/contact#/?v=")
+
+        bob.send("/c \(address)")
+        try await alice.expect("bob (bob) wants to connect to you!")
+        try await alice.expectLine("to accept: /ac bob")
+        alice.send("/ac bob")
+        try await alice.expectLine("bob: contact is connected")
+        try await bob.expectLine("alice: contact is connected")
+        bob.send("@alice thanks for accepting")
+        try await alice.expectLine(#"\d\d:\d\d bob> thanks for accepting"#)
+
+        dan.send("/c \(address)")
+        try await alice.expect("dan (dan) wants to connect to you!")
+        alice.send("/rc dan")
+        try await alice.expectLine("dan: contact request rejected")
+        alice.send("/ac dan")
+        try await alice.expectLine("error: no contact request from dan")
+        for user in [alice, bob, dan] { try await user.quit() }
+    }
+
+    @Test func messagesWaitingWhileTheRecipientIsAwayArriveWhenItStartsAgain() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        var bob = try await CLIUser("bob", relay: relay)
+        try await Self.connect(alice, bob)
+        try await bob.quit()
+        alice.send("@bob while you were away")
+        try await alice.expectLine(#"\d\d:\d\d @bob while you were away"#)
+        bob = try await CLIUser("bob", relay: relay, directory: bob.directory)
+        try await bob.expectLine(#"\d\d:\d\d alice> while you were away"#)
+        try await alice.quit()
+        try await bob.quit()
+    }
+
+    @Test func badInputIsAOneLineErrorAndTheClientGoesOn() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        alice.send("/c simplex:/invitation#/?v=1000&smp=garbage")
+        try await alice.expect("error: invalid command")
+        alice.send("@nobody hello")
+        try await alice.expectLine("error: no contact nobody")
+        alice.send("/nonsense")
+        try await alice.expectLine("error: unknown command /nonsense: type /help")
+        alice.send("just words with no chat")
+        try await alice.expectLine("error: invalid command: no chat yet: write @name message")
+        try await alice.quit()
+    }
+}
