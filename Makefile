@@ -42,9 +42,12 @@ build: deps
 	$(SWIFT) build -c $(CONFIG) --product simplex-chat
 
 # Starts the client on the embedded default (it grows with the relay, agent and service issues).
+# The chat in line mode with a local relay (used when you have configured no relays of your
+# own); the first run asks for your display name. ARGS go to simplex-chat --cli.
 run: deps
 	@$(SWIFT) build -c $(CONFIG) --product simplex-chat 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
-	@$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/simplex-chat $(ARGS)
+	@$(SWIFT) build -c $(CONFIG) --product smp-server 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
+	@Services/Relay/run-local.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" $(ARGS)
 
 # Every test, on a private session bus (tests that need their own bus start one themselves).
 test: test-deps

@@ -64,6 +64,14 @@ struct LineMode {
                 }
                 try ChatController.setServers(groupDirectory: container.path, addresses)
             }
+            if try ChatController.servers(groupDirectory: container.path).isEmpty, let fallback = environment["SIMPLEX_DEFAULT_SERVER"] {
+                // `make run`'s local relay, used only while the user has none of their own.
+                do { try ChatController.setServers(groupDirectory: container.path, [try SMPServerAddress(fallback)]) } catch {
+                    errors("simplex-chat: bad SIMPLEX_DEFAULT_SERVER \(fallback): \(error)")
+                    return ExitStatus.usage
+                }
+                output("Using the local relay \(fallback) (set your own with -s or /smp)")
+            }
             if try ChatController.servers(groupDirectory: container.path).isEmpty {
                 errors("simplex-chat: no relays configured: start with -s smp://<fingerprint>@<host>[:port] (make run starts a local one)")
                 return ExitStatus.usage
