@@ -1,0 +1,155 @@
+/// A command to the chat core, as SimpleX's apps send it (`chat_send_cmd`): every case has its
+/// SimpleX `cmdString` (`ChatCommand+CmdString.swift`) and is parsed back from one
+/// (`ChatCommand+Parse.swift`), so the terminal, scripts (`simplex-chat -e`) and tests drive one API.
+///
+/// Chats are named by `ChatRef` (`@contactId`); this build has direct chats only, so a `#group`,
+/// `*notes` or `:connection` reference parses but is answered with an error.
+public enum ChatCommand: Equatable, Sendable {
+    /// `/u`: the active user.
+    case showActiveUser
+    /// `/create user <name>`: makes the user profile (first run).
+    case createActiveUser(displayName: String)
+    /// `/_start main=on snd_files=on`: starts receiving and delivery.
+    case startChat(mainApp: Bool, enableSndFiles: Bool)
+    /// `/_get chats <userId> pcc=on`: the chat list, with pending connections when `pcc=on`.
+    case apiGetChats(userId: Int64, pendingConnections: Bool)
+    /// `/_get chat @1 count=50[ search=text]`: a page of one chat.
+    case apiGetChat(ChatRef, pagination: ChatPagination, search: String?)
+    /// `/_get item info @1 <itemId>`: an item's earlier versions.
+    case apiGetChatItemInfo(ChatRef, itemId: Int64)
+    /// `/_send @1 live=off ttl=default json [...]`: sends messages.
+    case apiSendMessages(ChatRef, live: Bool, ttl: Int?, composedMessages: [ComposedMessage])
+    /// `/_update item @1 <itemId> live=off json {...}`: edits a sent message.
+    case apiUpdateChatItem(ChatRef, itemId: Int64, live: Bool, updatedMessage: UpdatedMessage)
+    /// `/_delete item @1 <ids> internal|broadcast`: deletes items, for the user or for everyone.
+    case apiDeleteChatItem(ChatRef, itemIds: [Int64], mode: CIDeleteMode)
+    /// `/_reaction @1 <itemId> on|off <json reaction>`: adds or removes a reaction.
+    case apiChatItemReaction(ChatRef, itemId: Int64, add: Bool, reaction: MsgReaction)
+    /// `/_forward @2 @1 <ids> ttl=default`: forwards items of one chat to another.
+    case apiForwardChatItems(to: ChatRef, from: ChatRef, itemIds: [Int64], ttl: Int?)
+    /// `/_read chat @1`: marks a chat read.
+    case apiChatRead(ChatRef)
+    /// `/_read chat items @1 <ids>`: marks items read.
+    case apiChatItemsRead(ChatRef, itemIds: [Int64])
+    /// `/_unread chat @1 on|off`: the user's "mark unread" flag.
+    case apiChatUnread(ChatRef, unread: Bool)
+    /// `/_connect <userId> incognito=off`: a one-time invitation link.
+    case apiAddContact(userId: Int64, incognito: Bool)
+    /// `/_connect <userId> incognito=off <link>`: connects by an invitation or address link.
+    case apiConnect(userId: Int64, incognito: Bool, link: String)
+    /// `/_accept incognito=off <contactReqId>`: accepts a contact request.
+    case apiAcceptContact(incognito: Bool, contactReqId: Int64)
+    /// `/_reject <contactReqId>`: rejects a contact request (the requester is not told).
+    case apiRejectContact(contactReqId: Int64)
+    /// `/_delete @1 full notify=on`: deletes a chat.
+    case apiDeleteChat(ChatRef, mode: ChatDeleteMode)
+    /// `/_contacts <userId>`: the contacts.
+    case apiListContacts(userId: Int64)
+    /// `/_set alias @1 <alias>`: the local name a contact is shown by (empty removes it).
+    case apiSetContactAlias(contactId: Int64, localAlias: String)
+    /// `/_profile <userId> <json profile>`: changes the user's profile and tells the contacts.
+    case apiUpdateProfile(userId: Int64, profile: Profile)
+    /// `/_parse markdown <text>`: the text's markdown as SimpleX parses it.
+    case apiParseMarkdown(text: String)
+    /// `/smp`: the user's SMP relays.
+    case getUserProtoServers
+    /// `/smp <server> ...`: sets the user's SMP relays (used for new connections).
+    case setUserProtoServers([String])
+}
+
+/// The kind of chat a `ChatRef` names, by its SimpleX prefix.
+public enum ChatType: String, Equatable, Sendable, CaseIterable {
+    case direct = "@"
+    case group = "#"
+    case local = "*"
+    case contactConnection = ":"
+
+    /// The name SimpleX's JSON uses (`"direct"`, `"group"`, ...).
+    public var jsonName: String {
+        switch self {
+        case .direct: "direct"
+        case .group: "group"
+        case .local: "local"
+        case .contactConnection: "contactConnection"
+        }
+    }
+}
+
+/// A chat in a command: `@12` is the direct chat with contact 12 (SimpleX `ChatRef`).
+public struct ChatRef: Equatable, Sendable, CustomStringConvertible {
+    public var chatType: ChatType
+    public var chatId: Int64
+
+    public init(_ chatType: ChatType, _ chatId: Int64) {
+        self.chatType = chatType
+        self.chatId = chatId
+    }
+
+    /// The direct chat with a contact.
+    public static func direct(_ contactId: Int64) -> ChatRef { ChatRef(.direct, contactId) }
+
+    /// `@12`.
+    public var description: String { chatType.rawValue + String(chatId) }
+}
+
+/// Which items of a chat to read (SimpleX `ChatPagination`); pages are oldest first.
+public enum ChatPagination: Equatable, Sendable {
+    /// `count=N`: the newest N.
+    case last(count: Int)
+    /// `after=ID count=N`: N items newer than item ID.
+    case after(itemId: Int64, count: Int)
+    /// `before=ID count=N`: N items older than item ID.
+    case before(itemId: Int64, count: Int)
+    /// `around=ID count=N`: N items either side of item ID, and the item.
+    case around(itemId: Int64, count: Int)
+    /// `initial=N`: where the chat opens: around the first unread item, else the newest N.
+    case initial(count: Int)
+}
+
+/// One message to send (SimpleX `ComposedMessage`): its content, and the item it replies to.
+public struct ComposedMessage: Equatable, Sendable {
+    /// A file to send with the message (SimpleX `CryptoFile`), kept as JSON; files are not sent yet.
+    public var fileSource: JSON?
+    public var quotedItemId: Int64?
+    public var msgContent: MsgContent
+    /// Member names mentioned (groups only), kept as JSON.
+    public var mentions: JSONObject
+
+    public init(fileSource: JSON? = nil, quotedItemId: Int64? = nil, msgContent: MsgContent, mentions: JSONObject = JSONObject()) {
+        self.fileSource = fileSource
+        self.quotedItemId = quotedItemId
+        self.msgContent = msgContent
+        self.mentions = mentions
+    }
+}
+
+/// The new content of an edited message (SimpleX `UpdatedMessage`).
+public struct UpdatedMessage: Equatable, Sendable {
+    public var msgContent: MsgContent
+    public var mentions: JSONObject
+
+    public init(msgContent: MsgContent, mentions: JSONObject = JSONObject()) {
+        self.msgContent = msgContent
+        self.mentions = mentions
+    }
+}
+
+/// How items are deleted (SimpleX `CIDeleteMode`).
+public enum CIDeleteMode: String, Equatable, Sendable, CaseIterable {
+    /// For everyone: the contact's copy is marked deleted.
+    case broadcast
+    /// For the user only.
+    case `internal`
+    /// Marked deleted for the user only (not supported yet).
+    case internalMark
+}
+
+/// How a chat is deleted (SimpleX `ChatDeleteMode`).
+public enum ChatDeleteMode: Equatable, Sendable {
+    /// The contact, its connection and its items; `notify` tells the contact.
+    case full(notify: Bool)
+    /// The contact but not its items (not supported yet).
+    case entity(notify: Bool)
+    /// The items only (not supported yet).
+    case messages
+}
