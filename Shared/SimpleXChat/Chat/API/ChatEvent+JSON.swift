@@ -1,0 +1,59 @@
+import Foundation
+
+extension ChatEvent {
+    /// The SimpleX event type this event is sent as (`newChatItems`, `contactConnected`, ...).
+    public var eventType: String {
+        switch self {
+        case .contactConnected: "contactConnected"
+        case .contactRequest: "receivedContactRequest"
+        case .newItem: "newChatItems"
+        case .itemUpdated: "chatItemUpdated"
+        case .itemDeleted: "chatItemsDeleted"
+        case .itemReaction: "chatItemReaction"
+        case .itemStatus: "chatItemsStatusesUpdated"
+        case .contactUpdated: "contactUpdated"
+        case .contactSwitchedDevice: "contactAnotherClient"
+        case .integrityError, .error: "chatError"
+        }
+    }
+
+    /// The event as `chat_recv_msg_wait` returns it: `{"result":{"type":"newChatItems",...}}`.
+    /// `now` is when a received reaction is taken to have been sent (the store keeps no time).
+    public func json(user: ChatUser, at now: Date = Date()) -> JSON {
+        ["result": eventJSON(user: user, at: now)]
+    }
+
+    /// The tagged event object.
+    public func eventJSON(user: ChatUser, at now: Date = Date()) -> JSON {
+        let type = eventType
+        switch self {
+        case .contactConnected(let contact), .contactSwitchedDevice(let contact):
+            return tagged(type, ["user": user.json, "contact": contact.json])
+        case .contactRequest(let request):
+            return tagged(type, ["user": user.json, "contactRequest": request.json])
+        case .newItem(let contact, let item), .itemStatus(let contact, let item):
+            return tagged(type, ["user": user.json, "chatItems": [AChatItem.direct(contact, item).json]])
+        case .itemUpdated(let contact, let item):
+            return tagged(type, ["user": user.json, "chatItem": AChatItem.direct(contact, item).json])
+        case .itemDeleted(let contact, let item):
+            // The contact deleted it for everyone: the item stays, marked deleted.
+            let deletion = ChatItemDeletion(deletedChatItem: .direct(contact, item), toChatItem: .direct(contact, item))
+            return tagged(type, ["user": user.json, "chatItemDeletions": [deletion.json], "byUser": false, "timed": false])
+        case .itemReaction(let contact, let item, let emoji, let add):
+            let reaction = ACIReaction(
+                chatInfo: .direct(contact: contact), chatDir: .received, chatItem: item, sentAt: now,
+                reaction: MsgReactionEmoji.allCases.first { $0.displayText == emoji || $0.rawValue == emoji }.map(MsgReaction.emoji)
+                    ?? .unknown(type: "emoji", json: ["type": "emoji", "emoji": .string(emoji)]))
+            return tagged(type, ["user": user.json, "added": .bool(add), "reaction": reaction.json])
+        case .contactUpdated(let contact, let old):
+            var from = contact
+            from.profile = old
+            return tagged(type, ["user": user.json, "fromContact": from.json, "toContact": contact.json])
+        case .integrityError(let contact, let description):
+            let error = ChatAPIError.internalError("message integrity error with \(contact.viewName): \(description)")
+            return tagged(type, ["user_": user.json, "chatError": error.json])
+        case .error(let message):
+            return tagged(type, ["user_": user.json, "chatError": ChatAPIError.internalError(message).json])
+        }
+    }
+}
