@@ -29,9 +29,12 @@ import Testing
             .direct(2), live: true, ttl: 86400,
             composedMessages: [
                 ComposedMessage(quotedItemId: 5, msgContent: .text("a reply")),
-                ComposedMessage(msgContent: .unknown(type: "future", text: "?", json: ["type": "future", "text": "?", "x": [1, 2]])),
+                ComposedMessage(
+                    msgContent: .unknown(
+                        type: "future", text: "?", json: ["type": "future", "text": "?", "x": [1, 2]])),
             ]),
-        .apiUpdateChatItem(.direct(1), itemId: 9, live: false, updatedMessage: UpdatedMessage(msgContent: .text("edited"))),
+        .apiUpdateChatItem(
+            .direct(1), itemId: 9, live: false, updatedMessage: UpdatedMessage(msgContent: .text("edited"))),
         .apiDeleteChatItem(.direct(1), itemIds: [9], mode: .broadcast),
         .apiDeleteChatItem(.direct(1), itemIds: [1, 2, 3], mode: .internal),
         .apiDeleteChatItem(.direct(1), itemIds: [4], mode: .internalMark),
@@ -72,27 +75,43 @@ import Testing
             (.startChat(mainApp: true, enableSndFiles: true), "/_start main=on snd_files=on"),
             (.apiGetChats(userId: 1, pendingConnections: true), "/_get chats 1 pcc=on"),
             (.apiGetChat(.direct(1), pagination: .last(count: 50), search: nil), "/_get chat @1 count=50"),
-            (.apiGetChat(.direct(1), pagination: .before(itemId: 10, count: 20), search: "hi"), "/_get chat @1 before=10 count=20 search=hi"),
+            (
+                .apiGetChat(.direct(1), pagination: .before(itemId: 10, count: 20), search: "hi"),
+                "/_get chat @1 before=10 count=20 search=hi"
+            ),
             (.apiGetChatItemInfo(.direct(1), itemId: 7), "/_get item info @1 7"),
             (
-                .apiSendMessages(.direct(1), live: false, ttl: nil, composedMessages: [ComposedMessage(quotedItemId: 4, msgContent: .text("hi"))]),
+                .apiSendMessages(
+                    .direct(1), live: false, ttl: nil,
+                    composedMessages: [ComposedMessage(quotedItemId: 4, msgContent: .text("hi"))]),
                 #"/_send @1 live=off ttl=default json [{"quotedItemId":4,"msgContent":{"text":"hi","type":"text"},"mentions":{}}]"#
             ),
             (
-                .apiUpdateChatItem(.direct(1), itemId: 9, live: false, updatedMessage: UpdatedMessage(msgContent: .text("x"))),
+                .apiUpdateChatItem(
+                    .direct(1), itemId: 9, live: false, updatedMessage: UpdatedMessage(msgContent: .text("x"))
+                ),
                 #"/_update item @1 9 live=off json {"msgContent":{"text":"x","type":"text"},"mentions":{}}"#
             ),
-            (.apiDeleteChatItem(.direct(1), itemIds: [1, 2], mode: .broadcast), "/_delete item @1 1,2 broadcast"),
+            (
+                .apiDeleteChatItem(.direct(1), itemIds: [1, 2], mode: .broadcast),
+                "/_delete item @1 1,2 broadcast"
+            ),
             (
                 .apiChatItemReaction(.direct(1), itemId: 9, add: true, reaction: .emoji(.thumbsUp)),
                 #"/_reaction @1 9 on {"type":"emoji","emoji":"👍"}"#
             ),
-            (.apiForwardChatItems(to: .direct(2), from: .direct(1), itemIds: [3], ttl: nil), "/_forward @2 @1 3 ttl=default"),
+            (
+                .apiForwardChatItems(to: .direct(2), from: .direct(1), itemIds: [3], ttl: nil),
+                "/_forward @2 @1 3 ttl=default"
+            ),
             (.apiChatRead(.direct(1)), "/_read chat @1"),
             (.apiChatItemsRead(.direct(1), itemIds: [5, 6]), "/_read chat items @1 5,6"),
             (.apiChatUnread(.direct(1), unread: true), "/_unread chat @1 on"),
             (.apiAddContact(userId: 1, incognito: false), "/_connect 1 incognito=off"),
-            (.apiConnect(userId: 1, incognito: false, link: "simplex:/x"), "/_connect 1 incognito=off simplex:/x"),
+            (
+                .apiConnect(userId: 1, incognito: false, link: "simplex:/x"),
+                "/_connect 1 incognito=off simplex:/x"
+            ),
             (.apiAcceptContact(incognito: false, contactReqId: 3), "/_accept incognito=off 3"),
             (.apiRejectContact(contactReqId: 3), "/_reject 3"),
             (.apiDeleteChat(.direct(1), mode: .full(notify: true)), "/_delete @1 full notify=on"),
@@ -116,10 +135,24 @@ import Testing
             ("/_start main=off", .startChat(mainApp: false, enableSndFiles: false)),
             ("/_get chats 1", .apiGetChats(userId: 1, pendingConnections: false)),
             ("/_get chats 1 pcc=off", .apiGetChats(userId: 1, pendingConnections: false)),
-            ("/_send @1 json [{\"msgContent\":{\"type\":\"text\",\"text\":\"hello\"}}]", .apiSendMessages(.direct(1), live: false, ttl: nil, composedMessages: [Self.hello])),
-            ("/_send @1 ttl=30 json [{\"msgContent\":{\"type\":\"text\",\"text\":\"hello\"}}]", .apiSendMessages(.direct(1), live: false, ttl: 30, composedMessages: [Self.hello])),
-            ("/_update item @1 2 json {\"msgContent\":{\"type\":\"text\",\"text\":\"hello\"}}", .apiUpdateChatItem(.direct(1), itemId: 2, live: false, updatedMessage: UpdatedMessage(msgContent: .text("hello")))),
-            ("/_forward @2 @1 3", .apiForwardChatItems(to: .direct(2), from: .direct(1), itemIds: [3], ttl: nil)),
+            (
+                "/_send @1 json [{\"msgContent\":{\"type\":\"text\",\"text\":\"hello\"}}]",
+                .apiSendMessages(.direct(1), live: false, ttl: nil, composedMessages: [Self.hello])
+            ),
+            (
+                "/_send @1 ttl=30 json [{\"msgContent\":{\"type\":\"text\",\"text\":\"hello\"}}]",
+                .apiSendMessages(.direct(1), live: false, ttl: 30, composedMessages: [Self.hello])
+            ),
+            (
+                "/_update item @1 2 json {\"msgContent\":{\"type\":\"text\",\"text\":\"hello\"}}",
+                .apiUpdateChatItem(
+                    .direct(1), itemId: 2, live: false,
+                    updatedMessage: UpdatedMessage(msgContent: .text("hello")))
+            ),
+            (
+                "/_forward @2 @1 3",
+                .apiForwardChatItems(to: .direct(2), from: .direct(1), itemIds: [3], ttl: nil)
+            ),
             ("/_delete @1", .apiDeleteChat(.direct(1), mode: .full(notify: true))),
             ("/_delete @1 full", .apiDeleteChat(.direct(1), mode: .full(notify: true))),
             ("/_delete @1 notify=off", .apiDeleteChat(.direct(1), mode: .full(notify: false))),

@@ -38,7 +38,9 @@ public enum ChatAPIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noActiveUser: return error("noActiveUser")
         case .userExists(let name): return error("userExists", ("contactName", .string(name)))
         case .differentActiveUser(let commandUserId, let activeUserId):
-            return error("differentActiveUser", ("commandUserId", .int64(commandUserId)), ("activeUserId", .int64(activeUserId)))
+            return error(
+                "differentActiveUser", ("commandUserId", .int64(commandUserId)),
+                ("activeUserId", .int64(activeUserId)))
         case .invalidConnReq: return error("invalidConnReq")
         case .invalidChatItemUpdate: return error("invalidChatItemUpdate")
         case .invalidChatItemDelete: return error("invalidChatItemDelete")
@@ -46,15 +48,21 @@ public enum ChatAPIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .commandError(let message): return error("commandError", ("message", .string(message)))
         case .internalError(let message): return error("internalError", ("message", .string(message)))
         case .contactNotFound(let id): return store("contactNotFound", ("contactId", .int64(id)))
-        case .contactNotFoundByName(let name): return store("contactNotFoundByName", ("contactName", .string(name)))
+        case .contactNotFoundByName(let name):
+            return store("contactNotFoundByName", ("contactName", .string(name)))
         case .contactNotReady(let name): return store("contactNotReady", ("contactName", .string(name)))
-        case .contactRequestNotFound(let id): return store("contactRequestNotFound", ("contactRequestId", .int64(id)))
-        case .contactRequestNotFoundByName(let name): return store("contactRequestNotFoundByName", ("contactName", .string(name)))
+        case .contactRequestNotFound(let id):
+            return store("contactRequestNotFound", ("contactRequestId", .int64(id)))
+        case .contactRequestNotFoundByName(let name):
+            return store("contactRequestNotFoundByName", ("contactName", .string(name)))
         case .chatItemNotFound(let id): return store("chatItemNotFound", ("itemId", .int64(id)))
-        case .chatItemNotFoundByText(let text): return store("chatItemNotFoundByText", ("text", .string(text)))
+        case .chatItemNotFoundByText(let text):
+            return store("chatItemNotFoundByText", ("text", .string(text)))
         case .dbException(let message): return store("dBException", ("message", .string(message)))
         case .agent(let message):
-            return ["type": "errorAgent", "agentError": ["type": "INTERNAL", "internalErr": .string(message)]]
+            return [
+                "type": "errorAgent", "agentError": ["type": "INTERNAL", "internalErr": .string(message)],
+            ]
         }
     }
 
@@ -62,7 +70,8 @@ public enum ChatAPIError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .noActiveUser: "no user profile yet"
         case .userExists(let name): "the user \(name) exists already"
-        case .differentActiveUser(let commandUserId, let activeUserId): "user \(commandUserId) is not the active user (\(activeUserId))"
+        case .differentActiveUser(let commandUserId, let activeUserId):
+            "user \(commandUserId) is not the active user (\(activeUserId))"
         case .invalidConnReq: "invalid connection link"
         case .invalidChatItemUpdate: "only your own messages can be edited"
         case .invalidChatItemDelete: "this message cannot be deleted for everyone"
@@ -89,11 +98,15 @@ extension ChatAPIError {
         case .noUser: self = .noActiveUser
         case .contactNotFound(let name):
             // The store names contacts looked up by id "#<id>".
-            if name.hasPrefix("#"), let id = Int64(name.dropFirst()) { self = .contactNotFound(contactId: id) } else {
+            if name.hasPrefix("#"), let id = Int64(name.dropFirst()) {
+                self = .contactNotFound(contactId: id)
+            } else {
                 self = .contactNotFoundByName(contactName: name)
             }
         case .itemNotFound(let what):
-            if what.hasPrefix("#"), let id = Int64(what.dropFirst()) { self = .chatItemNotFound(itemId: id) } else {
+            if what.hasPrefix("#"), let id = Int64(what.dropFirst()) {
+                self = .chatItemNotFound(itemId: id)
+            } else {
                 self = .chatItemNotFoundByText(text: what)
             }
         case .requestNotFound(let name): self = .contactRequestNotFoundByName(contactName: name)

@@ -18,7 +18,8 @@ func jsonObject(_ pairs: KeyValuePairs<String, JSON?>) -> JSON {
 
 /// A tagged object: `{"type":tag, ...}`.
 func tagged(_ tag: String, _ pairs: KeyValuePairs<String, JSON?> = [:]) -> JSON {
-    .object(JSONObject([("type", .string(tag))] + pairs.compactMap { pair in pair.value.map { (pair.key, $0) } }))
+    .object(
+        JSONObject([("type", .string(tag))] + pairs.compactMap { pair in pair.value.map { (pair.key, $0) } }))
 }
 
 extension JSON {
@@ -58,8 +59,10 @@ extension Profile {
     /// SimpleX `LocalProfile`: the profile and the local alias.
     func localProfileJSON(localAlias: String) -> JSON {
         jsonObject([
-            "displayName": .string(displayName), "fullName": .string(fullName), "shortDescr": shortDescr.map(JSON.string),
-            "image": image.map(JSON.string), "contactLink": contactLink.map(JSON.string), "preferences": preferences,
+            "displayName": .string(displayName), "fullName": .string(fullName),
+            "shortDescr": shortDescr.map(JSON.string),
+            "image": image.map(JSON.string), "contactLink": contactLink.map(JSON.string),
+            "preferences": preferences,
             "peerType": otherFields["peerType"], "localAlias": .string(localAlias),
         ])
     }
@@ -67,8 +70,10 @@ extension Profile {
     /// SimpleX `Profile`, fields in its declaration order.
     var apiJSON: JSON {
         jsonObject([
-            "displayName": .string(displayName), "fullName": .string(fullName), "shortDescr": shortDescr.map(JSON.string),
-            "image": image.map(JSON.string), "contactLink": contactLink.map(JSON.string), "preferences": preferences,
+            "displayName": .string(displayName), "fullName": .string(fullName),
+            "shortDescr": shortDescr.map(JSON.string),
+            "image": image.map(JSON.string), "contactLink": contactLink.map(JSON.string),
+            "preferences": preferences,
             "peerType": otherFields["peerType"],
         ])
     }
@@ -81,7 +86,10 @@ extension ChatContact {
             "contactId": .int64(contactId), "localDisplayName": .string(localDisplayName),
             "profile": profile.localProfileJSON(localAlias: localAlias),
             "activeConn": agentConnectionID.map { id in
-                jsonObject(["agentConnId": .string(id), "connType": "contact", "connStatus": .string(ready ? "ready" : "joined")])
+                jsonObject([
+                    "agentConnId": .string(id), "connType": "contact",
+                    "connStatus": .string(ready ? "ready" : "joined"),
+                ])
             },
             "contactStatus": "active",
         ])
@@ -102,8 +110,10 @@ extension PendingContactConnection {
     /// SimpleX `PendingContactConnection`.
     public var json: JSON {
         jsonObject([
-            "pccConnId": .int64(pccConnId), "pccAgentConnId": .string(pccAgentConnId), "pccConnStatus": .string(pccConnStatus),
-            "viaContactUri": false, "localAlias": "", "createdAt": .time(createdAt), "updatedAt": .time(updatedAt),
+            "pccConnId": .int64(pccConnId), "pccAgentConnId": .string(pccAgentConnId),
+            "pccConnStatus": .string(pccConnStatus),
+            "viaContactUri": false, "localAlias": "", "createdAt": .time(createdAt),
+            "updatedAt": .time(updatedAt),
         ])
     }
 }
@@ -113,7 +123,8 @@ extension ChatInfo {
     public var json: JSON {
         switch self {
         case .direct(let contact): tagged("direct", ["contact": contact.json])
-        case .contactConnection(let connection): tagged("contactConnection", ["contactConnection": connection.json])
+        case .contactConnection(let connection):
+            tagged("contactConnection", ["contactConnection": connection.json])
         }
     }
 }
@@ -138,7 +149,8 @@ extension ChatItem {
         jsonObject([
             "chatDir": Self.directionJSON(sent: direction == .sent),
             "meta": metaJSON,
-            "content": tagged(direction == .sent ? "sndMsgContent" : "rcvMsgContent", ["msgContent": content.apiJSON]),
+            "content": tagged(
+                direction == .sent ? "sndMsgContent" : "rcvMsgContent", ["msgContent": content.apiJSON]),
             "mentions": .object(JSONObject()),
             "formattedText": .formattedText(Markdown.formattedText(text)),
             "quotedItem": quote.map(\.json),
@@ -150,7 +162,8 @@ extension ChatItem {
 
     var metaJSON: JSON {
         jsonObject([
-            "itemId": .int64(itemId), "itemTs": .time(timestamp), "itemText": .string(text), "itemStatus": status.json,
+            "itemId": .int64(itemId), "itemTs": .time(timestamp), "itemText": .string(text),
+            "itemStatus": status.json,
             "itemSharedMsgId": sharedMsgId.map { .string($0.base64) },
             // JSON is nil-literal expressible: `: nil` here would be written as null.
             "itemForwarded": forwarded ? .some(tagged("unknown")) : .none,
@@ -177,7 +190,8 @@ extension ChatItemQuote {
     /// SimpleX `CIQuote` (without `sentAt`, which the store does not keep).
     var json: JSON {
         jsonObject([
-            "chatDir": ChatItem.directionJSON(sent: sentByUser), "sharedMsgId": sharedMsgId.map { .string($0.base64) },
+            "chatDir": ChatItem.directionJSON(sent: sentByUser),
+            "sharedMsgId": sharedMsgId.map { .string($0.base64) },
             "content": content.apiJSON, "formattedText": .formattedText(Markdown.formattedText(content.text)),
         ])
     }

@@ -4,7 +4,8 @@ extension ChatCommand {
         switch self {
         case .showActiveUser: "/u"
         case .createActiveUser(let name): "/create user " + Self.quotedName(name)
-        case .startChat(let mainApp, let sndFiles): "/_start main=\(onOff(mainApp)) snd_files=\(onOff(sndFiles))"
+        case .startChat(let mainApp, let sndFiles):
+            "/_start main=\(onOff(mainApp)) snd_files=\(onOff(sndFiles))"
         case .apiGetChats(let userId, let pcc): "/_get chats \(userId)" + (pcc ? " pcc=on" : "")
         case .apiGetChat(let ref, let pagination, let search):
             "/_get chat \(ref) \(pagination.cmdString)" + (search.map { " search=" + $0 } ?? "")
@@ -14,7 +15,8 @@ extension ChatCommand {
                 + JSON.array(messages.map(\.json)).compactText
         case .apiUpdateChatItem(let ref, let itemId, let live, let message):
             "/_update item \(ref) \(itemId) live=\(onOff(live)) json \(message.json.compactText)"
-        case .apiDeleteChatItem(let ref, let itemIds, let mode): "/_delete item \(ref) \(Self.ids(itemIds)) \(mode.rawValue)"
+        case .apiDeleteChatItem(let ref, let itemIds, let mode):
+            "/_delete item \(ref) \(Self.ids(itemIds)) \(mode.rawValue)"
         case .apiChatItemReaction(let ref, let itemId, let add, let reaction):
             "/_reaction \(ref) \(itemId) \(onOff(add)) \(reaction.apiJSON.compactText)"
         case .apiForwardChatItems(let to, let from, let itemIds, let ttl):
@@ -23,12 +25,15 @@ extension ChatCommand {
         case .apiChatItemsRead(let ref, let itemIds): "/_read chat items \(ref) \(Self.ids(itemIds))"
         case .apiChatUnread(let ref, let unread): "/_unread chat \(ref) \(onOff(unread))"
         case .apiAddContact(let userId, let incognito): "/_connect \(userId) incognito=\(onOff(incognito))"
-        case .apiConnect(let userId, let incognito, let link): "/_connect \(userId) incognito=\(onOff(incognito)) \(link)"
-        case .apiAcceptContact(let incognito, let requestId): "/_accept incognito=\(onOff(incognito)) \(requestId)"
+        case .apiConnect(let userId, let incognito, let link):
+            "/_connect \(userId) incognito=\(onOff(incognito)) \(link)"
+        case .apiAcceptContact(let incognito, let requestId):
+            "/_accept incognito=\(onOff(incognito)) \(requestId)"
         case .apiRejectContact(let requestId): "/_reject \(requestId)"
         case .apiDeleteChat(let ref, let mode): "/_delete \(ref) \(mode.cmdString)"
         case .apiListContacts(let userId): "/_contacts \(userId)"
-        case .apiSetContactAlias(let contactId, let alias): "/_set alias @\(contactId)" + (alias.isEmpty ? "" : " " + alias)
+        case .apiSetContactAlias(let contactId, let alias):
+            "/_set alias @\(contactId)" + (alias.isEmpty ? "" : " " + alias)
         case .apiUpdateProfile(let userId, let profile): "/_profile \(userId) \(profile.json.compactText)"
         case .apiParseMarkdown(let text): "/_parse markdown " + text
         case .getUserProtoServers: "/smp"

@@ -12,7 +12,8 @@ extension ChatCommand {
         if s.keyword("/_get chats") {
             try s.expect(" ")
             let userId = try s.decimal("a user id")
-            command = .apiGetChats(userId: userId, pendingConnections: s.take(" pcc=") ? try s.onOff() : false)
+            command = .apiGetChats(
+                userId: userId, pendingConnections: s.take(" pcc=") ? try s.onOff() : false)
         } else if s.keyword("/_get chat") {
             command = try getChat(&s)
         } else if s.keyword("/_get item info") {
@@ -40,7 +41,8 @@ extension ChatCommand {
             let from = try chatRef(&s)
             try s.expect(" ")
             let ids = try s.ids()
-            command = .apiForwardChatItems(to: to, from: from, itemIds: ids, ttl: s.take(" ttl=") ? try s.ttl() : nil)
+            command = .apiForwardChatItems(
+                to: to, from: from, itemIds: ids, ttl: s.take(" ttl=") ? try s.ttl() : nil)
         } else if s.keyword("/_read chat items") {
             let ref = try chatRef(&s)
             try s.expect(" ")
@@ -56,7 +58,8 @@ extension ChatCommand {
         } else if s.keyword("/_accept") {
             let incognito = s.take(" incognito=") ? try s.onOff() : false
             try s.expect(" ")
-            command = .apiAcceptContact(incognito: incognito, contactReqId: try s.decimal("a contact request id"))
+            command = .apiAcceptContact(
+                incognito: incognito, contactReqId: try s.decimal("a contact request id"))
         } else if s.keyword("/_reject") {
             try s.expect(" ")
             command = .apiRejectContact(contactReqId: try s.decimal("a contact request id"))
@@ -121,7 +124,8 @@ extension ChatCommand {
             } else if s.take("around=") {
                 make = { .around(itemId: $0, count: $1) }
             } else {
-                throw s.invalid("expected count=N, after=ID count=N, before=ID count=N, around=ID count=N or initial=N")
+                throw s.invalid(
+                    "expected count=N, after=ID count=N, before=ID count=N, around=ID count=N or initial=N")
             }
             let itemId = try s.decimal("an item id")
             try s.expect(" count=")
@@ -135,10 +139,14 @@ extension ChatCommand {
         let live = s.take(" live=") ? try s.onOff() : false
         let ttl = s.take(" ttl=") ? try s.ttl() : nil
         try s.expect(" json ")
-        guard case .array(let elements) = try s.json("the messages") else { throw s.invalid("expected a JSON array of messages") }
+        guard case .array(let elements) = try s.json("the messages") else {
+            throw s.invalid("expected a JSON array of messages")
+        }
         var messages: [ComposedMessage] = []
         for element in elements {
-            do { messages.append(try ComposedMessage(json: element)) } catch { throw s.invalid("a message: \(error)") }
+            do { messages.append(try ComposedMessage(json: element)) } catch {
+                throw s.invalid("a message: \(error)")
+            }
         }
         guard !messages.isEmpty else { throw s.invalid("no messages to send") }
         return .apiSendMessages(ref, live: live, ttl: ttl, composedMessages: messages)
@@ -151,7 +159,10 @@ extension ChatCommand {
         let live = s.take(" live=") ? try s.onOff() : false
         try s.expect(" json")
         let json = try s.json("the updated message")
-        do { return .apiUpdateChatItem(ref, itemId: itemId, live: live, updatedMessage: try UpdatedMessage(json: json)) } catch {
+        do {
+            return .apiUpdateChatItem(
+                ref, itemId: itemId, live: live, updatedMessage: try UpdatedMessage(json: json))
+        } catch {
             throw s.invalid("the updated message: \(error)")
         }
     }
@@ -164,9 +175,13 @@ extension ChatCommand {
         let add = try s.onOff()
         try s.expect(" ")
         let reaction: MsgReaction
-        do { reaction = try MsgReaction(json: try s.json("the reaction")) } catch { throw s.invalid("the reaction: \(error)") }
+        do { reaction = try MsgReaction(json: try s.json("the reaction")) } catch {
+            throw s.invalid("the reaction: \(error)")
+        }
         // As SimpleX's `knownReaction`: only its emoji.
-        guard case .emoji = reaction else { throw s.invalid("the reaction is not one of SimpleX's emoji (👍 👎 😀 😂 😢 ❤ 🚀 ✅)") }
+        guard case .emoji = reaction else {
+            throw s.invalid("the reaction is not one of SimpleX's emoji (👍 👎 😀 😂 😢 ❤ 🚀 ✅)")
+        }
         return .apiChatItemReaction(ref, itemId: itemId, add: add, reaction: reaction)
     }
 
@@ -175,11 +190,15 @@ extension ChatCommand {
         let userId = try s.decimal("a user id")
         let incognito = s.take(" incognito=") ? try s.onOff() : false
         let link = s.take(" ") ? s.word() : ""
-        return link.isEmpty ? .apiAddContact(userId: userId, incognito: incognito) : .apiConnect(userId: userId, incognito: incognito, link: link)
+        return link.isEmpty
+            ? .apiAddContact(userId: userId, incognito: incognito)
+            : .apiConnect(userId: userId, incognito: incognito, link: link)
     }
 
-    private static func deleteMode(_ s: inout CommandScanner) throws(ChatCommandParseError) -> ChatDeleteMode {
-        let notify: (inout CommandScanner) throws(ChatCommandParseError) -> Bool = { s throws(ChatCommandParseError) in
+    private static func deleteMode(_ s: inout CommandScanner) throws(ChatCommandParseError) -> ChatDeleteMode
+    {
+        let notify: (inout CommandScanner) throws(ChatCommandParseError) -> Bool = {
+            s throws(ChatCommandParseError) in
             s.take(" notify=") ? try s.onOff() : true
         }
         if s.take(" full") { return .full(notify: try notify(&s)) }

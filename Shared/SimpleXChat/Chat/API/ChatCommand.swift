@@ -115,7 +115,10 @@ public struct ComposedMessage: Equatable, Sendable {
     /// Member names mentioned (groups only), kept as JSON.
     public var mentions: JSONObject
 
-    public init(fileSource: JSON? = nil, quotedItemId: Int64? = nil, msgContent: MsgContent, mentions: JSONObject = JSONObject()) {
+    public init(
+        fileSource: JSON? = nil, quotedItemId: Int64? = nil, msgContent: MsgContent,
+        mentions: JSONObject = JSONObject()
+    ) {
         self.fileSource = fileSource
         self.quotedItemId = quotedItemId
         self.msgContent = msgContent

@@ -37,12 +37,16 @@ extension ChatEvent {
             return tagged(type, ["user": user.json, "chatItem": AChatItem.direct(contact, item).json])
         case .itemDeleted(let contact, let item):
             // The contact deleted it for everyone: the item stays, marked deleted.
-            let deletion = ChatItemDeletion(deletedChatItem: .direct(contact, item), toChatItem: .direct(contact, item))
-            return tagged(type, ["user": user.json, "chatItemDeletions": [deletion.json], "byUser": false, "timed": false])
+            let deletion = ChatItemDeletion(
+                deletedChatItem: .direct(contact, item), toChatItem: .direct(contact, item))
+            return tagged(
+                type,
+                ["user": user.json, "chatItemDeletions": [deletion.json], "byUser": false, "timed": false])
         case .itemReaction(let contact, let item, let emoji, let add):
             let reaction = ACIReaction(
                 chatInfo: .direct(contact: contact), chatDir: .received, chatItem: item, sentAt: now,
-                reaction: MsgReactionEmoji.allCases.first { $0.displayText == emoji || $0.rawValue == emoji }.map(MsgReaction.emoji)
+                reaction: MsgReactionEmoji.allCases.first { $0.displayText == emoji || $0.rawValue == emoji }
+                    .map(MsgReaction.emoji)
                     ?? .unknown(type: "emoji", json: ["type": "emoji", "emoji": .string(emoji)]))
             return tagged(type, ["user": user.json, "added": .bool(add), "reaction": reaction.json])
         case .contactUpdated(let contact, let old):
@@ -50,7 +54,8 @@ extension ChatEvent {
             from.profile = old
             return tagged(type, ["user": user.json, "fromContact": from.json, "toContact": contact.json])
         case .integrityError(let contact, let description):
-            let error = ChatAPIError.internalError("message integrity error with \(contact.viewName): \(description)")
+            let error = ChatAPIError.internalError(
+                "message integrity error with \(contact.viewName): \(description)")
             return tagged(type, ["user_": user.json, "chatError": error.json])
         case .error(let message):
             return tagged(type, ["user_": user.json, "chatError": ChatAPIError.internalError(message).json])

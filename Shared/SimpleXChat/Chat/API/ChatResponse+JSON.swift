@@ -15,41 +15,65 @@ extension ChatResponse {
         switch self {
         case .activeUser(let user): return tagged(type, ["user": user.json])
         case .chatStarted, .chatRunning: return tagged(type)
-        case .apiChats(let user, let chats): return tagged(type, ["user": user.json, "chats": .array(chats.map(\.json))])
+        case .apiChats(let user, let chats):
+            return tagged(type, ["user": user.json, "chats": .array(chats.map(\.json))])
         case .apiChat(let user, let chat): return tagged(type, ["user": user.json, "chat": chat.json])
         case .chatItemInfo(let user, let item, let info):
             return tagged(type, ["user": user.json, "chatItem": item.json, "chatItemInfo": info.json])
-        case .newChatItems(let user, let items): return tagged(type, ["user": user.json, "chatItems": .array(items.map(\.json))])
+        case .newChatItems(let user, let items):
+            return tagged(type, ["user": user.json, "chatItems": .array(items.map(\.json))])
         case .chatItemUpdated(let user, let item), .chatItemNotChanged(let user, let item):
             return tagged(type, ["user": user.json, "chatItem": item.json])
         case .chatItemsDeleted(let user, let deletions, let byUser):
             return tagged(
-                type, ["user": user.json, "chatItemDeletions": .array(deletions.map(\.json)), "byUser": .bool(byUser), "timed": false])
+                type,
+                [
+                    "user": user.json, "chatItemDeletions": .array(deletions.map(\.json)),
+                    "byUser": .bool(byUser), "timed": false,
+                ])
         case .chatItemReaction(let user, let added, let reaction):
             return tagged(type, ["user": user.json, "added": .bool(added), "reaction": reaction.json])
-        case .itemsReadForChat(let user, let chatInfo): return tagged(type, ["user": user.json, "chatInfo": chatInfo.json])
+        case .itemsReadForChat(let user, let chatInfo):
+            return tagged(type, ["user": user.json, "chatInfo": chatInfo.json])
         case .invitation(let user, let link, let connection):
             return tagged(
-                type, ["user": user.json, "connLinkInvitation": ["connFullLink": .string(link)], "connection": connection.json])
+                type,
+                [
+                    "user": user.json, "connLinkInvitation": ["connFullLink": .string(link)],
+                    "connection": connection.json,
+                ])
         case .sentConfirmation(let user, let connection), .sentInvitation(let user, let connection):
             return tagged(type, ["user": user.json, "connection": connection.json])
         case .acceptingContactRequest(let user, let contact), .contactDeleted(let user, let contact):
             return tagged(type, ["user": user.json, "contact": contact.json])
         case .contactRequestRejected(let user, let request):
             return tagged(type, ["user": user.json, "contactRequest": request.json])
-        case .contactsList(let user, let contacts): return tagged(type, ["user": user.json, "contacts": .array(contacts.map(\.json))])
-        case .contactAliasUpdated(let user, let contact): return tagged(type, ["user": user.json, "toContact": contact.json])
+        case .contactsList(let user, let contacts):
+            return tagged(type, ["user": user.json, "contacts": .array(contacts.map(\.json))])
+        case .contactAliasUpdated(let user, let contact):
+            return tagged(type, ["user": user.json, "toContact": contact.json])
         case .userProfileUpdated(let user, let from, let to, let summary):
             return tagged(
-                type, ["user": user.json, "fromProfile": from.apiJSON, "toProfile": to.apiJSON, "updateSummary": summary.json])
+                type,
+                [
+                    "user": user.json, "fromProfile": from.apiJSON, "toProfile": to.apiJSON,
+                    "updateSummary": summary.json,
+                ])
         case .userProfileNoChange(let user): return tagged(type, ["user": user.json])
         case .apiParsedMarkdown(let runs): return tagged(type, ["formattedText": .formattedText(runs)])
         case .userProtoServers(let user, let servers):
-            let protoServers = servers.map { server -> JSON in ["server": .string(server), "preset": false, "enabled": true] }
+            let protoServers = servers.map { server -> JSON in
+                ["server": .string(server), "preset": false, "enabled": true]
+            }
             return tagged(
-                type, ["user": user.json, "servers": ["serverProtocol": "smp", "protoServers": .array(protoServers)]])
+                type,
+                [
+                    "user": user.json,
+                    "servers": ["serverProtocol": "smp", "protoServers": .array(protoServers)],
+                ])
         case .cmdOk(let user): return tagged(type, ["user_": user?.json])
-        case .chatCmdError(let user, let error): return tagged(type, ["user_": user?.json, "chatError": error.json])
+        case .chatCmdError(let user, let error):
+            return tagged(type, ["user_": user?.json, "chatError": error.json])
         }
     }
 }
@@ -78,7 +102,9 @@ extension ChatStats {
 
 extension ChatItemDeletion {
     /// SimpleX `ChatItemDeletion`.
-    public var json: JSON { jsonObject(["deletedChatItem": deletedChatItem.json, "toChatItem": toChatItem?.json]) }
+    public var json: JSON {
+        jsonObject(["deletedChatItem": deletedChatItem.json, "toChatItem": toChatItem?.json])
+    }
 }
 
 extension ACIReaction {
@@ -87,7 +113,8 @@ extension ACIReaction {
         [
             "chatInfo": chatInfo.json,
             "chatReaction": [
-                "chatDir": ChatItem.directionJSON(sent: chatDir == .sent), "chatItem": chatItem.json, "sentAt": .time(sentAt),
+                "chatDir": ChatItem.directionJSON(sent: chatDir == .sent), "chatItem": chatItem.json,
+                "sentAt": .time(sentAt),
                 "reaction": reaction.apiJSON,
             ],
         ]

@@ -27,7 +27,8 @@ public enum ChatResponse: Equatable, Sendable {
     case contactDeleted(user: ChatUser, contact: ChatContact)
     case contactsList(user: ChatUser, contacts: [ChatContact])
     case contactAliasUpdated(user: ChatUser, toContact: ChatContact)
-    case userProfileUpdated(user: ChatUser, fromProfile: Profile, toProfile: Profile, updateSummary: UserProfileUpdateSummary)
+    case userProfileUpdated(
+        user: ChatUser, fromProfile: Profile, toProfile: Profile, updateSummary: UserProfileUpdateSummary)
     case userProfileNoChange(user: ChatUser)
     case apiParsedMarkdown(formattedText: [FormattedText]?)
     /// The user's SMP relays (`/smp`).
@@ -145,7 +146,10 @@ public struct ACIReaction: Equatable, Sendable {
     public var sentAt: Date
     public var reaction: MsgReaction
 
-    public init(chatInfo: ChatInfo, chatDir: ChatItemDirection, chatItem: ChatItem, sentAt: Date, reaction: MsgReaction) {
+    public init(
+        chatInfo: ChatInfo, chatDir: ChatItemDirection, chatItem: ChatItem, sentAt: Date,
+        reaction: MsgReaction
+    ) {
         self.chatInfo = chatInfo
         self.chatDir = chatDir
         self.chatItem = chatItem
@@ -164,7 +168,9 @@ public struct PendingContactConnection: Equatable, Sendable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(pccConnId: Int64, pccAgentConnId: String, pccConnStatus: String, createdAt: Date, updatedAt: Date) {
+    public init(
+        pccConnId: Int64, pccAgentConnId: String, pccConnStatus: String, createdAt: Date, updatedAt: Date
+    ) {
         self.pccConnId = pccConnId
         self.pccAgentConnId = pccAgentConnId
         self.pccConnStatus = pccConnStatus

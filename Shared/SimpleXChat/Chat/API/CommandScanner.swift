@@ -135,7 +135,9 @@ public enum ChatCommandParseError: Error, Equatable, Sendable, CustomStringConve
     public var description: String {
         switch self {
         case .unknownCommand(let word):
-            word.isEmpty ? "empty command" : "unknown command \(word) (commands are SimpleX's, e.g. /u, /_get chats 1 pcc=on)"
+            word.isEmpty
+                ? "empty command"
+                : "unknown command \(word) (commands are SimpleX's, e.g. /u, /_get chats 1 pcc=on)"
         case .invalid(let command, let reason): "invalid \(command) command: \(reason)"
         }
     }
