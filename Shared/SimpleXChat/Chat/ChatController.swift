@@ -9,7 +9,7 @@ public actor ChatController {
     let store: ChatStore
     let agent: Agent
     public internal(set) var user: ChatUser
-    private var agentEvents: Task<Void, Never>?
+    var agentEvents: Task<Void, Never>?
 
     private init(store: ChatStore, agent: Agent, user: ChatUser) {
         self.store = store

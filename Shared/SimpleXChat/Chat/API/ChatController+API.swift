@@ -1,0 +1,215 @@
+import Foundation
+import SimpleXProtocol
+
+extension ChatController {
+    /// Runs one command (SimpleX `chat_send_cmd`): the answer, or `.chatCmdError` with why it failed.
+    public func execute(_ command: ChatCommand) async -> ChatResponse {
+        do {
+            return try await run(command)
+        } catch {
+            return .chatCmdError(user: user, chatError: error)
+        }
+    }
+
+    /// Parses `text` (SimpleX syntax) and runs it; text that is no command is a `commandError`.
+    public func execute(_ text: String) async -> ChatResponse {
+        do {
+            return await execute(try ChatCommand.parse(text))
+        } catch {
+            return .chatCmdError(user: user, chatError: .commandError("\(error)"))
+        }
+    }
+
+    /// Whether `start()` has run.
+    public var isStarted: Bool { agentEvents != nil }
+
+    /// Waits until the agent has handed every waiting message to its relay, or `timeout` passes;
+    /// returns whether nothing is left waiting.
+    public func waitForDeliveries(timeout: Duration) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while await agent.hasPendingDeliveries {
+            guard clock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return true
+    }
+
+    private func run(_ command: ChatCommand) async throws(ChatAPIError) -> ChatResponse {
+        switch command {
+        case .showActiveUser:
+            return .activeUser(user: user)
+        case .createActiveUser(let name):
+            // One user profile per group directory in this build.
+            throw name == user.localDisplayName
+                ? .userExists(contactName: name)
+                : .commandError(
+                    "only one user profile is supported; the active user is \(user.localDisplayName)")
+        case .startChat:
+            if isStarted { return .chatRunning }
+            await start()
+            return .chatStarted
+        case .apiGetChats(let userId, let pendingConnections):
+            try checkUser(userId)
+            return .apiChats(user: user, chats: try chats(pendingConnections: pendingConnections))
+        case .apiGetChat(let ref, let pagination, let search):
+            let contact = try self.contact(ref)
+            let items = try page(contact, pagination, search: search)
+            let stats = try api { () throws(ChatError) in try store.chatStats(user, contact) }
+            return .apiChat(
+                user: user,
+                chat: ChatData(chatInfo: .direct(contact: contact), chatItems: items, chatStats: stats))
+        case .apiGetChatItemInfo(let ref, let itemId):
+            let contact = try self.contact(ref)
+            let item = try self.item(itemId, in: contact)
+            let info = try api { () throws(ChatError) in try store.info(item) }
+            return .chatItemInfo(user: user, chatItem: .direct(contact, item), chatItemInfo: info)
+        case .apiSendMessages(let ref, let live, let ttl, let messages):
+            return try await sendMessages(messages, to: ref, live: live, ttl: ttl)
+        case .apiUpdateChatItem(let ref, let itemId, let live, let message):
+            return try await updateItem(itemId, in: ref, to: message, live: live)
+        case .apiDeleteChatItem(let ref, let itemIds, let mode):
+            return try await deleteItems(itemIds, in: ref, mode: mode)
+        case .apiChatItemReaction(let ref, let itemId, let add, let reaction):
+            return try await reactToItem(itemId, in: ref, add: add, reaction: reaction)
+        case .apiForwardChatItems(let to, let from, let itemIds, let ttl):
+            return try await forwardItems(itemIds, from: from, to: to, ttl: ttl)
+        case .apiChatRead(let ref):
+            let contact = try self.contact(ref)
+            try api { () throws(ChatError) in
+                try store.markRead(user, contact)
+                try store.setUnreadChat(contact, false)
+            }
+            return .cmdOk(user: user)
+        case .apiChatItemsRead(let ref, let itemIds):
+            let contact = try self.contact(ref)
+            try api { () throws(ChatError) in try store.markItemsRead(user, contact, ids: itemIds) }
+            return .itemsReadForChat(user: user, chatInfo: .direct(contact: contact))
+        case .apiChatUnread(let ref, let unread):
+            let contact = try self.contact(ref)
+            try api { () throws(ChatError) in try store.setUnreadChat(contact, unread) }
+            return .cmdOk(user: user)
+        case .apiAddContact(let userId, let incognito):
+            try checkUser(userId, incognito: incognito)
+            let link = try await api { () async throws(ChatError) in try await createInvitation() }
+            return .invitation(
+                user: user, connLinkInvitation: link, connection: try newestPendingConnection())
+        case .apiConnect(let userId, let incognito, let text):
+            try checkUser(userId, incognito: incognito)
+            guard let link = try? ConnectionLink(text) else { throw .invalidConnReq }
+            try await api { () async throws(ChatError) in try await connect(link: text) }
+            let connection = try newestPendingConnection()
+            return link.isContactAddress
+                ? .sentInvitation(user: user, connection: connection)
+                : .sentConfirmation(user: user, connection: connection)
+        case .apiAcceptContact(let incognito, let requestId):
+            try checkUser(user.userId, incognito: incognito)
+            let request = try self.request(requestId)
+            let contact = try await api { () async throws(ChatError) in
+                try await acceptContact(request.localDisplayName)
+            }
+            return .acceptingContactRequest(user: user, contact: contact)
+        case .apiRejectContact(let requestId):
+            let request = try self.request(requestId)
+            try await api { () async throws(ChatError) in try await rejectContact(request.localDisplayName) }
+            return .contactRequestRejected(user: user, contactRequest: request)
+        case .apiDeleteChat(let ref, let mode):
+            let contact = try self.contact(ref)
+            guard mode == .full(notify: true) else {
+                throw .commandError(
+                    "only /_delete \(ref) full notify=on is supported (the contact and its messages)")
+            }
+            let name = try chatName(contact)
+            try await api { () async throws(ChatError) in try await deleteContact(name) }
+            return .contactDeleted(user: user, contact: contact)
+        case .apiListContacts(let userId):
+            try checkUser(userId)
+            return .contactsList(
+                user: user, contacts: try api { () throws(ChatError) in try store.contacts(user) })
+        case .apiSetContactAlias(let contactId, let alias):
+            let name = try chatName(try contact(.direct(contactId)))
+            let contact = try api { () throws(ChatError) in try setAlias(name, alias: alias) }
+            return .contactAliasUpdated(user: user, toContact: contact)
+        case .apiUpdateProfile(let userId, let profile):
+            try checkUser(userId)
+            return try await updateUserProfile(profile)
+        case .apiParseMarkdown(let text):
+            return .apiParsedMarkdown(formattedText: Markdown.formattedText(text))
+        case .getUserProtoServers:
+            return .userProtoServers(
+                user: user, servers: try api { () throws(ChatError) in try store.servers(user) })
+        case .setUserProtoServers(let texts):
+            var servers: [String] = []
+            for text in texts {
+                do { servers.append(try SMPServerAddress(text).description) } catch {
+                    throw .commandError("bad relay address \(text): \(error)")
+                }
+            }
+            try api { () throws(ChatError) in try store.setServers(user, servers) }
+            return .cmdOk(user: user)
+        }
+    }
+
+    // MARK: - Reading
+
+    private func chats(pendingConnections: Bool) throws(ChatAPIError) -> [ChatData] {
+        try api { () throws(ChatError) in
+            var chats: [ChatData] = []
+            if pendingConnections {
+                for connection in try store.pendingConnections(user) {
+                    chats.append(
+                        ChatData(
+                            chatInfo: .contactConnection(connection), chatItems: [], chatStats: ChatStats()))
+                }
+            }
+            for preview in try store.chatList(user) {
+                chats.append(
+                    ChatData(
+                        chatInfo: .direct(contact: preview.contact),
+                        chatItems: preview.lastItem.map { [$0] } ?? [],
+                        chatStats: try store.chatStats(user, preview.contact)))
+            }
+            return chats
+        }
+    }
+
+    /// A page of a chat, oldest first (SimpleX `ChatPagination`); a search takes `count=N` only.
+    private func page(_ contact: ChatContact, _ pagination: ChatPagination, search: String?)
+        throws(ChatAPIError) -> [ChatItem]
+    {
+        if let search, !search.isEmpty {
+            guard case .last(let count) = pagination else {
+                throw .commandError("search=... works with count=N only")
+            }
+            return try api { () throws(ChatError) in
+                try store.search(user, contact, text: search, count: count).reversed()
+            }
+        }
+        switch pagination {
+        case .last(let count):
+            return try api { () throws(ChatError) in try store.lastItems(user, contact, count: count) }
+        case .after(let id, let count):
+            return try api { () throws(ChatError) in try store.items(user, contact, after: id, count: count) }
+        case .before(let id, let count):
+            return try api { () throws(ChatError) in try store.items(user, contact, before: id, count: count)
+            }
+        case .around(let id, let count):
+            return try around(try item(id, in: contact), in: contact, count: count)
+        case .initial(let count):
+            guard let first = try api({ () throws(ChatError) in try store.firstUnreadItemId(user, contact) })
+            else {
+                return try api { () throws(ChatError) in try store.lastItems(user, contact, count: count) }
+            }
+            return try around(try item(first, in: contact), in: contact, count: count)
+        }
+    }
+
+    private func around(_ item: ChatItem, in contact: ChatContact, count: Int) throws(ChatAPIError)
+        -> [ChatItem]
+    {
+        try api { () throws(ChatError) in
+            try store.items(user, contact, before: item.itemId, count: count) + [item]
+                + store.items(user, contact, after: item.itemId, count: count)
+        }
+    }
+}
