@@ -14,37 +14,16 @@ struct LineMode {
     let view = CLIView()
 
     func run() async -> Int32 {
-        let container: GroupContainer
-        do {
-            container = try GroupContainer.open(environment: environment)
-        } catch {
+        let access: CoreAccess
+        do { access = try await CoreAccess.open(environment: environment) } catch {
             errors("simplex-chat: \(error)")
-            return ExitStatus.failure
+            return error.status
         }
-        // One process runs the chat core on a group directory at a time (DESIGN §4).
-        let lock: FileLock?
-        do { lock = try FileLock.attempt(path: container.coreLockPath) } catch {
-            errors("simplex-chat: \(error)")
-            return ExitStatus.failure
-        }
-        guard let lock else {
-            errors("simplex-chat: another process runs the chat on \(container.path) (core.lock is held)")
-            return ExitStatus.failure
-        }
-        defer { lock.unlock() }
+        defer { access.close() }
+        let container = access.container
         let input = StandardInput()
 
-        let bus = try? await DBusConnection.session()
-        defer { bus?.close() }
-        let secrets: AgentSecrets
-        do {
-            let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
-            secrets = try AgentSecrets.load(from: keychain)
-        } catch {
-            errors("simplex-chat: keychain: \(error)")
-            return ExitStatus.failure
-        }
-
+        let chat: ChatController
         do {
             if try ChatController.activeUser(groupDirectory: container.path) == nil {
                 output("No user profile yet. Your display name (shown to your contacts, no spaces):")
@@ -54,39 +33,16 @@ struct LineMode {
                 }
                 _ = try ChatController.createUser(groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""))
             }
-            if !servers.isEmpty {
-                var addresses: [SMPServerAddress] = []
-                for text in servers {
-                    do { addresses.append(try SMPServerAddress(text)) } catch {
-                        errors("simplex-chat: bad relay address \(text): \(error)")
-                        return ExitStatus.usage
-                    }
-                }
-                try ChatController.setServers(groupDirectory: container.path, addresses)
-            }
-            if try ChatController.servers(groupDirectory: container.path).isEmpty, let fallback = environment["SIMPLEX_DEFAULT_SERVER"] {
-                // `make run`'s local relay, used only while the user has none of their own.
-                do { try ChatController.setServers(groupDirectory: container.path, [try SMPServerAddress(fallback)]) } catch {
-                    errors("simplex-chat: bad SIMPLEX_DEFAULT_SERVER \(fallback): \(error)")
-                    return ExitStatus.usage
-                }
-                output("Using the local relay \(fallback) (set your own with -s or /smp)")
-            }
+            try access.applyServers(servers, environment: environment, note: output)
             if try ChatController.servers(groupDirectory: container.path).isEmpty {
                 errors("simplex-chat: no relays configured: start with -s smp://<fingerprint>@<host>[:port] (make run starts a local one)")
                 return ExitStatus.usage
             }
+            chat = try await access.openChat()
         } catch {
-            errors("simplex-chat: \(error)")
-            return ExitStatus.failure
-        }
-
-        let chat: ChatController
-        do {
-            chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets)
-        } catch {
-            errors("simplex-chat: \(error)")
-            return ExitStatus.failure
+            let failure = ClientFailure(error)
+            errors("simplex-chat: \(failure)")
+            return failure.status
         }
         let session = Session()
         let printer = Task {

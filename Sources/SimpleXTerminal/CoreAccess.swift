@@ -1,0 +1,106 @@
+import SimpleXChat
+import SimpleXDesktop
+import SimpleXProtocol
+
+/// The group directory made ready for running the chat core, as the line mode and `-e` both
+/// need it: the directory, core.lock held (one process runs the core at a time, DESIGN §4), the
+/// session bus, and the agent's secrets from the keychain.
+struct CoreAccess {
+    let container: GroupContainer
+    private let lock: FileLock
+    private let bus: DBusConnection?
+    let secrets: AgentSecrets
+
+    /// Opens the group directory, takes core.lock (failing at once when another process holds
+    /// it) and loads the agent's key from the keychain.
+    static func open(environment: [String: String]) async throws(ClientFailure) -> CoreAccess {
+        let container: GroupContainer
+        do { container = try GroupContainer.open(environment: environment) } catch {
+            throw ClientFailure("\(error)")
+        }
+        let lock: FileLock?
+        do { lock = try FileLock.attempt(path: container.coreLockPath) } catch {
+            throw ClientFailure("\(error)")
+        }
+        guard let lock else {
+            throw ClientFailure(
+                "another process runs the chat on \(container.path) (core.lock is held): quit it (simplex-chat --cli) and try again"
+            )
+        }
+        let bus = try? await DBusConnection.session()
+        do {
+            let keychain = try await DesktopKeychain.open(
+                container: container, bus: bus, environment: environment)
+            let secrets = try AgentSecrets.load(from: keychain)
+            return CoreAccess(container: container, lock: lock, bus: bus, secrets: secrets)
+        } catch {
+            bus?.close()
+            lock.unlock()
+            throw ClientFailure("keychain: \(error)")
+        }
+    }
+
+    /// Opens the chat core for the active user.
+    func openChat() async throws(ClientFailure) -> ChatController {
+        do { return try await ChatController.open(groupDirectory: container.path, secrets: secrets) } catch {
+            throw ClientFailure("\(error)")
+        }
+    }
+
+    /// Releases core.lock and the session bus.
+    func close() {
+        bus?.close()
+        lock.unlock()
+    }
+
+    /// Keeps the relays given with `-s` for the user; while the user has none, `make run`'s local
+    /// relay (SIMPLEX_DEFAULT_SERVER) is used, and `note` says so.
+    func applyServers(_ servers: [String], environment: [String: String], note: (String) -> Void)
+        throws(ClientFailure)
+    {
+        do {
+            if !servers.isEmpty {
+                var addresses: [SMPServerAddress] = []
+                for text in servers {
+                    do { addresses.append(try SMPServerAddress(text)) } catch {
+                        throw ClientFailure("bad relay address \(text): \(error)", status: ExitStatus.usage)
+                    }
+                }
+                try ChatController.setServers(groupDirectory: container.path, addresses)
+            }
+            if try ChatController.servers(groupDirectory: container.path).isEmpty,
+                let fallback = environment["SIMPLEX_DEFAULT_SERVER"]
+            {
+                do {
+                    try ChatController.setServers(
+                        groupDirectory: container.path, [try SMPServerAddress(fallback)])
+                } catch {
+                    throw ClientFailure(
+                        "bad SIMPLEX_DEFAULT_SERVER \(fallback): \(error)", status: ExitStatus.usage)
+                }
+                note("Using the local relay \(fallback) (set your own with -s or /smp)")
+            }
+        } catch let failure as ClientFailure {
+            throw failure
+        } catch {
+            throw ClientFailure("\(error)")
+        }
+    }
+}
+
+/// A failure that ends a `simplex-chat` command: its one-line message (printed after
+/// "simplex-chat: ") and exit status.
+struct ClientFailure: Error, CustomStringConvertible {
+    let description: String
+    let status: Int32
+
+    init(_ description: String, status: Int32 = ExitStatus.failure) {
+        self.description = description
+        self.status = status
+    }
+
+    /// Any error as a failure: a `ClientFailure` as it is, anything else exit status 1.
+    init(_ error: any Error) {
+        self = error as? ClientFailure ?? ClientFailure("\(error)")
+    }
+}
