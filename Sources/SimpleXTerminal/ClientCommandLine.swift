@@ -10,22 +10,13 @@ public enum ClientCommand: Equatable, Sendable {
     case version
     /// The line mode, with relays given by `-s` (kept for the user).
     case lineMode(servers: [String])
+    /// `-e '<command>'`: runs one chat command (SimpleX syntax) and prints its JSON response.
+    case execute(String, servers: [String])
 
     /// Parses the arguments after the program name; a mistake is a one-line `UsageError`.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ClientCommand {
-        if arguments.contains("--cli") {
-            var servers: [String] = []
-            var rest = arguments.filter { $0 != "--cli" }[...]
-            while let option = rest.first {
-                rest = rest.dropFirst()
-                guard option == "-s" || option == "--server" else {
-                    throw UsageError("unexpected argument '\(option)' with --cli: see simplex-chat --help")
-                }
-                guard let server = rest.first else { throw UsageError("\(option) needs a relay address (smp://...)") }
-                servers.append(server)
-                rest = rest.dropFirst()
-            }
-            return .lineMode(servers: servers)
+        if arguments.contains("--cli") || arguments.contains("-e") || arguments.contains("--execute") {
+            return try chatSession(arguments)
         }
         switch arguments.first {
         case nil, "status": return try noMore(arguments.dropFirst(), .status)
@@ -52,6 +43,37 @@ public enum ClientCommand: Equatable, Sendable {
         }
     }
 
+    /// `--cli` or `-e <command>`, each with any number of `-s <relay>`.
+    private static func chatSession(_ arguments: [String]) throws(UsageError) -> ClientCommand {
+        var servers: [String] = []
+        var lineMode = false
+        var command: String?
+        var rest = arguments[...]
+        while let option = rest.first {
+            rest = rest.dropFirst()
+            switch option {
+            case "--cli":
+                lineMode = true
+            case "-e", "--execute":
+                guard let text = rest.first else { throw UsageError("\(option) needs a chat command, e.g. -e '/_get chats 1 pcc=on'") }
+                guard command == nil else { throw UsageError("only one -e command at a time") }
+                command = text
+                rest = rest.dropFirst()
+            case "-s", "--server":
+                guard let server = rest.first else { throw UsageError("\(option) needs a relay address (smp://...)") }
+                servers.append(server)
+                rest = rest.dropFirst()
+            default:
+                throw UsageError("unexpected argument '\(option)' with \(command == nil ? "--cli" : "-e"): see simplex-chat --help")
+            }
+        }
+        if let command {
+            guard !lineMode else { throw UsageError("--cli and -e cannot be used together") }
+            return .execute(command, servers: servers)
+        }
+        return .lineMode(servers: servers)
+    }
+
     private static func noMore(_ rest: ArraySlice<String>, _ command: ClientCommand) throws(UsageError) -> ClientCommand {
         if let extra = rest.first { throw UsageError("unexpected argument '\(extra)': see simplex-chat --help") }
         return command
@@ -65,6 +87,10 @@ public enum ClientCommand: Equatable, Sendable {
         commands:
           --cli [-s smp://...]...     the chat in line mode, as the SimpleX terminal CLI (-s/--server:
                                       your relays, repeatable, kept for next time; /help inside)
+          -e '<command>' [-s ...]     run one chat command in SimpleX's syntax (/u, /_get chats 1 pcc=on,
+                                      /_get chat @1 count=20, /_send @1 json [...], ...) and print its
+                                      JSON response; exit 1 when the command fails, 64 when it is not
+                                      a command (run --cli first to make your profile)
           status                      open the group directory, keychain and database and show their state
                                       (the default)
           defaults [list]             show the shared settings (GroupDefaults) and process states

@@ -39,6 +39,8 @@ public struct ClientMain: Sendable {
             return ExitStatus.ok
         case .lineMode(let servers):
             return await LineMode(environment: environment, servers: servers, output: output, errors: errors).run()
+        case .execute(let text, let servers):
+            return await ExecuteCommand(environment: environment, text: text, servers: servers, output: output, errors: errors).run()
         case .status:
             return await StatusCommand(environment: environment, output: output, errors: errors).run()
         case .defaultsList, .defaultsGet, .defaultsSet, .defaultsReset:

@@ -13,11 +13,7 @@ final class CLIUser: Sendable {
         let directory = try directory ?? TemporaryDirectory("cli-\(name)")
         self.directory = directory
         process = try ChildProcess(
-            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address],
-            environment: [
-                "SIMPLEX_GROUP_DIR": directory.appending("group"), "XDG_CONFIG_HOME": directory.appending("config"),
-                "DBUS_SESSION_BUS_ADDRESS": nil, "TZ": "UTC",
-            ])
+            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address], environment: Self.environment(directory))
         let first = try await process.line(timeout: .seconds(30)) { $0.hasPrefix("No user profile yet") || $0.hasPrefix("Current user") }
         if first.hasPrefix("No user") {
             // The first run asks for a display name.
@@ -26,6 +22,14 @@ final class CLIUser: Sendable {
         } else {
             #expect(first == "Current user: \(name)")
         }
+    }
+
+    /// The user's group and config directories, no session bus (the keychain falls back to its key file).
+    static func environment(_ directory: TemporaryDirectory) -> [String: String?] {
+        [
+            "SIMPLEX_GROUP_DIR": directory.appending("group"), "XDG_CONFIG_HOME": directory.appending("config"),
+            "DBUS_SESSION_BUS_ADDRESS": nil, "TZ": "UTC",
+        ]
     }
 
     func send(_ line: String) { process.send(line) }

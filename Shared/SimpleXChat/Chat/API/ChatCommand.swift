@@ -156,3 +156,18 @@ public enum ChatDeleteMode: Equatable, Sendable {
     /// The items only (not supported yet).
     case messages
 }
+
+extension ChatCommand {
+    /// Whether the command talks to relays (sends, makes or joins connections), so a process
+    /// that runs just this command starts the chat around it and lets its messages leave.
+    public var usesNetwork: Bool {
+        switch self {
+        case .startChat, .apiSendMessages, .apiUpdateChatItem, .apiChatItemReaction, .apiForwardChatItems,
+            .apiAddContact,
+            .apiConnect, .apiAcceptContact, .apiDeleteChat, .apiUpdateProfile:
+            true
+        case .apiDeleteChatItem(_, _, let mode): mode == .broadcast
+        default: false
+        }
+    }
+}

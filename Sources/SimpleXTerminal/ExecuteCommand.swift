@@ -1,0 +1,71 @@
+import SimpleXChat
+import SimpleXProtocol
+
+/// `simplex-chat -e '<command>'`: runs one chat command in SimpleX's syntax against the group
+/// directory and prints the JSON response on one line, as SimpleX's terminal app does, so scripts
+/// can drive the chat.
+///
+/// Exit status 0 with `{"result":...}`; 1 with `{"error":...}` when the command fails (and when
+/// there is no user profile yet, with a hint on standard error); 64 (usage) with a one-line error
+/// when the text is not a command. Commands that use the network start the chat first and give
+/// what they sent up to `deliveryTimeout` to reach the relay.
+struct ExecuteCommand {
+    let environment: [String: String]
+    let text: String
+    let servers: [String]
+    let output: @Sendable (String) -> Void
+    let errors: @Sendable (String) -> Void
+    var deliveryTimeout: Duration = .seconds(10)
+
+    func run() async -> Int32 {
+        let command: ChatCommand
+        do { command = try ChatCommand.parse(text) } catch {
+            errors("simplex-chat: \(error)")
+            return ExitStatus.usage
+        }
+        let access: CoreAccess
+        do { access = try await CoreAccess.open(environment: environment) } catch {
+            errors("simplex-chat: \(error)")
+            return error.status
+        }
+        defer { access.close() }
+        let chat: ChatController
+        do {
+            if try ChatController.activeUser(groupDirectory: access.container.path) == nil {
+                return try firstUser(command, access: access)
+            }
+            try access.applyServers(servers, environment: environment, note: errors)
+            chat = try await access.openChat()
+        } catch {
+            let failure = ClientFailure(error)
+            errors("simplex-chat: \(failure)")
+            return failure.status
+        }
+        if command.usesNetwork { await chat.start() }
+        let response = await chat.execute(command)
+        if command.usesNetwork, !(await chat.waitForDeliveries(timeout: deliveryTimeout)) {
+            errors(
+                "simplex-chat: some messages are still waiting for a relay; they go out when the chat runs next"
+            )
+        }
+        await chat.stop()
+        output(response.jsonText)
+        return response.chatError == nil ? ExitStatus.ok : ExitStatus.failure
+    }
+
+    /// With no user yet, only `/create user <name>` can run.
+    private func firstUser(_ command: ChatCommand, access: CoreAccess) throws -> Int32 {
+        guard case .createActiveUser(let name) = command else {
+            output(ChatResponse.chatCmdError(user: nil, chatError: .noActiveUser).jsonText)
+            errors(
+                "simplex-chat: no user profile yet: run simplex-chat --cli first (or simplex-chat -e '/create user <name>')"
+            )
+            return ExitStatus.failure
+        }
+        let user = try ChatController.createUser(
+            groupDirectory: access.container.path, profile: Profile(displayName: name, fullName: ""))
+        try access.applyServers(servers, environment: environment, note: errors)
+        output(ChatResponse.activeUser(user: user).jsonText)
+        return ExitStatus.ok
+    }
+}
