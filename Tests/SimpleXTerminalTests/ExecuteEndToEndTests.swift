@@ -102,6 +102,31 @@ struct ExecuteEndToEndTests {
         try await bob.quit()
     }
 
+    @Test func anInvitationMadeWithExecuteIsJoinedFromTheLineMode() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        try await alice.quit()
+        let made = try await Self.execute("/_connect 1 incognito=off", in: alice.directory)
+        #expect(made.status == 0, "\(made.err)")
+        let result = try #require(try made.json()["result"] as? [String: Any])
+        #expect(result["type"] as? String == "invitation")
+        let link = try #require((result["connLinkInvitation"] as? [String: Any])?["connFullLink"] as? String)
+        #expect(link.hasPrefix("simplex:/invitation#/?v="))
+        #expect((result["connection"] as? [String: Any])?["pccConnStatus"] as? String == "new")
+        let pending = try await Self.execute("/_get chats 1 pcc=on", in: alice.directory)
+        let chats = try #require(
+            (try pending.json()["result"] as? [String: Any])?["chats"] as? [[String: Any]])
+        #expect((chats.first?["chatInfo"] as? [String: Any])?["type"] as? String == "contactConnection")
+
+        let bob = try await CLIUser("bob", relay: relay)
+        bob.send("/c \(link)")
+        try await bob.expect("connection request sent!")
+        let back = try await CLIUser("alice", relay: relay, directory: alice.directory)
+        try await back.expectLine("bob: contact is connected")
+        try await bob.expectLine("alice: contact is connected")
+        for user in [back, bob] { try await user.quit() }
+    }
+
     @Test func withoutAUserItSaysToMakeOneFirst() async throws {
         let directory = try TemporaryDirectory("execute-nouser")
         let run = try await Self.execute("/_get chats 1 pcc=on", in: directory)
