@@ -43,7 +43,7 @@ struct ExecuteCommand {
         }
         if command.usesNetwork { await chat.start() }
         let response = await chat.execute(command)
-        if command.usesNetwork, !(await chat.waitForDeliveries(timeout: deliveryTimeout)) {
+        if await chat.isStarted, !(await chat.waitForDeliveries(timeout: deliveryTimeout)) {
             errors(
                 "simplex-chat: some messages are still waiting for a relay; they go out when the chat runs next"
             )

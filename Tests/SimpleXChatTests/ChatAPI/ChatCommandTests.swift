@@ -165,4 +165,13 @@ import Testing
         ]
         for (text, command) in forms { #expect(try ChatCommand.parse(text) == command, "\(text)") }
     }
+
+    @Test func commandsThatTalkToRelaysSaySo() {
+        #expect(
+            Self.everyCommand.filter(\.usesNetwork).map(\.cmdString).map { $0.prefix { $0 != " " } } == [
+                "/_send", "/_send", "/_update", "/_delete", "/_reaction", "/_reaction", "/_forward",
+                "/_forward", "/_connect",
+                "/_connect", "/_accept", "/_delete", "/_delete", "/_delete", "/_delete", "/_profile",
+            ])
+    }
 }

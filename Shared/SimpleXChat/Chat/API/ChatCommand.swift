@@ -159,12 +159,12 @@ public enum ChatDeleteMode: Equatable, Sendable {
 
 extension ChatCommand {
     /// Whether the command talks to relays (sends, makes or joins connections), so a process
-    /// that runs just this command starts the chat around it and lets its messages leave.
+    /// that runs just this command starts the chat before it and lets its messages leave after.
+    /// `startChat` starts the chat itself.
     public var usesNetwork: Bool {
         switch self {
-        case .startChat, .apiSendMessages, .apiUpdateChatItem, .apiChatItemReaction, .apiForwardChatItems,
-            .apiAddContact,
-            .apiConnect, .apiAcceptContact, .apiDeleteChat, .apiUpdateProfile:
+        case .apiSendMessages, .apiUpdateChatItem, .apiChatItemReaction, .apiForwardChatItems, .apiAddContact, .apiConnect,
+            .apiAcceptContact, .apiDeleteChat, .apiUpdateProfile:
             true
         case .apiDeleteChatItem(_, _, let mode): mode == .broadcast
         default: false
