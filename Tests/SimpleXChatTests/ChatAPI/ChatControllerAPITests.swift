@@ -117,6 +117,7 @@ import TestSupport
         }
         #expect(item.chatItem.text == "two")
         #expect(info.versions.isEmpty)
+        #expect(try await f.run("/_get item info \(ref) 999").chatError == .chatItemNotFound(itemId: 999))
         await f.close()
     }
 

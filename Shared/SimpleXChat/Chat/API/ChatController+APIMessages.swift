@@ -163,7 +163,7 @@ extension ChatController {
     /// Item `id` of the contact's chat.
     func item(_ id: Int64, in contact: ChatContact) throws(ChatAPIError) -> ChatItem {
         let item: ChatItem
-        do { item = try store.item(id: id) } catch { throw .chatItemNotFound(itemId: id) }
+        do { item = try store.item(id: id) } catch { throw ChatAPIError(error) }
         guard item.contactId == contact.contactId else { throw .chatItemNotFound(itemId: id) }
         return item
     }
