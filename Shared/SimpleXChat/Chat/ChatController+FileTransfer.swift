@@ -263,12 +263,28 @@ extension ChatController {
         if let connection { try? await agent.deleteConnection(connection) }
     }
 
-    /// At start: files whose chunks were going out continue where they stopped.
+    /// At start: transfers continue where they stopped. Agent events other than messages are
+    /// not delivered again after a crash, so what they would have done is done here when it is
+    /// still due: allowing the sender's connection, starting to send, chunks whose SENT was lost.
     func resumeFileTransfers() async {
         do {
-            for file in try store.sendingFiles(user) {
+            for file in try store.unfinishedFiles(user) {
                 guard let connection = try store.fileConnection(file) else { continue }
-                try await sendChunks(file, contact: try store.contact(id: file.contactId), connection: connection)
+                let contact = try store.contact(id: file.contactId)
+                switch file.status {
+                case .rcvAccepted:
+                    // Refused unless the sender's confirmation came and was not yet answered.
+                    if let ok = try? encode(.ok) { try? await agent.allowConnection(connection, connInfo: ok) }
+                case .sndStored:
+                    // Connected before the crash when a message can go on the connection now.
+                    guard (try? await agent.isConnected(connection)) == true else { continue }
+                    _ = try await handleFileEvent(.connected(connection: connection))
+                case .sndTransfer:
+                    try store.forgetUnsentChunks(file)
+                    try await sendChunks(file, contact: contact, connection: connection)
+                default:
+                    break
+                }
             }
         } catch {
             emit(.error("resuming file transfers: \(error)"))

@@ -62,16 +62,18 @@ extension ChatStore {
 
     /// The agent id of the file's connection.
     func fileConnection(_ file: ChatFile) throws(ChatError) -> String? {
-        try row("SELECT agent_conn_id FROM files WHERE file_id = ?", [file.fileId]).map { row throws(ChatError) in
-            try value(row, "agent_conn_id")
-        } ?? nil
+        guard let row = try row("SELECT agent_conn_id FROM files WHERE file_id = ?", [file.fileId]) else { return nil }
+        let id: String? = try value(row, "agent_conn_id")
+        return id
     }
 
-    /// Files sent by the user whose chunks are going out (resumed at start).
-    func sendingFiles(_ user: ChatUser) throws(ChatError) -> [ChatFile] {
+    /// Files with a transfer under way (resumed at start).
+    func unfinishedFiles(_ user: ChatUser) throws(ChatError) -> [ChatFile] {
         var files: [ChatFile] = []
-        for row in try rows(Self.fileColumns + " WHERE user_id = ? AND ci_file_status = ?", [user.userId, ChatFileStatus.sndTransfer.rawValue]) {
-            files.append(try file(row))
+        for status in [ChatFileStatus.sndStored, .sndTransfer, .rcvAccepted] {
+            for row in try rows(Self.fileColumns + " WHERE user_id = ? AND ci_file_status = ?", [user.userId, status.rawValue]) {
+                files.append(try file(row))
+            }
         }
         return files
     }
@@ -99,6 +101,17 @@ extension ChatStore {
     }
 
     // MARK: - Chunks sent
+
+    /// Forgets the chunks the relay had not accepted before a restart, so they are handed to the
+    /// agent again: a SENT the app never saw is not reported twice, and the receiver ignores a
+    /// chunk that arrives twice. The agent sends in order, so what stays is chunks 1...n.
+    func forgetUnsentChunks(_ file: ChatFile) throws(ChatError) {
+        try run(
+            """
+            DELETE FROM snd_file_chunks WHERE file_id = ?1
+              AND chunk_number >= (SELECT min(chunk_number) FROM snd_file_chunks WHERE file_id = ?1 AND chunk_sent = 0)
+            """, [file.fileId])
+    }
 
     /// How many chunks were handed to the agent, and how many of those the relay has not accepted yet.
     func sndChunkCounts(_ file: ChatFile) throws(ChatError) -> (queued: Int, unsent: Int) {
