@@ -88,7 +88,12 @@ public enum ChatFileError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noFile(let id): "file \(id) not found"
         case .alreadyReceiving(let name): "file is already being received: \(name)"
         case .alreadyExists(let path): "file already exists: \(path)"
-        case .alreadyDone(let name, let status): "file \(name) is \(status.rawValue.replacingOccurrences(of: "_", with: " ")) already"
+        case .alreadyDone(let name, let status):
+            switch status {
+            case .sndCancelled, .rcvCancelled: "file cancelled: \(name)"
+            case .sndComplete, .rcvComplete: "file transfer is complete: \(name)"
+            default: "file transfer failed: \(name)"
+            }
         case .changedWhileSending(let path): "the file \(path) changed after it was offered; send it again"
         case .digestMismatch: "the received file does not match the sender's digest (damaged or changed in transit); it was deleted"
         case .invalidChunk(let why): "error receiving file: \(why)"

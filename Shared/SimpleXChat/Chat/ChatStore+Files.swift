@@ -91,10 +91,11 @@ extension ChatStore {
         try run("UPDATE files SET agent_conn_id = ?, updated_at = ? WHERE file_id = ?", [agentConnectionID, now(), file.fileId])
     }
 
-    /// A final status, and the chunk records it no longer needs.
+    /// A final status, and the chunk records it no longer needs. The connection id stays: events
+    /// that come late on it are still recognised as the file's, not taken for a contact's.
     func finishFile(_ file: ChatFile, _ status: ChatFileStatus) throws(ChatError) {
         try transaction { () throws(ChatError) in
-            try run("UPDATE files SET ci_file_status = ?, agent_conn_id = NULL, updated_at = ? WHERE file_id = ?", [status.rawValue, now(), file.fileId])
+            try run("UPDATE files SET ci_file_status = ?, updated_at = ? WHERE file_id = ?", [status.rawValue, now(), file.fileId])
             try run("DELETE FROM snd_file_chunks WHERE file_id = ?", [file.fileId])
             try run("DELETE FROM rcv_file_chunks WHERE file_id = ?", [file.fileId])
         }
