@@ -14,7 +14,8 @@ extension SHA512 {
         /// Adds the next piece.
         public mutating func update(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-            _ = crypto_hash_sha512_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+            _ = crypto_hash_sha512_update(
+                &state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
         }
 
         /// Adds the next piece.

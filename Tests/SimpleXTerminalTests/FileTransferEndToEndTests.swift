@@ -51,7 +51,8 @@ struct FileTransferEndToEndTests {
         #expect(SHA256.hash(try Self.contents(saved)) == SHA256.hash(sent))
         #expect(try permissions(of: saved) == 0o600)
         #expect(try permissions(of: Self.files(bob)) == 0o700)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: bob.directory.appending("group/tmp")).isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: bob.directory.appending("group/tmp")).isEmpty)
         bob.send("/fs 1")
         try await bob.expectLine("receiving file 1 \\(report\\.bin\\) complete, path: \(literal(saved))")
 
@@ -94,7 +95,8 @@ struct FileTransferEndToEndTests {
         _ = try Self.randomFile(huge, count: 8 * 1024 * 1024 + 1)
         alice.send("/f @bob \(huge)")
         try await alice.expectLine(
-            #"error: file size exceeds the limit: huge\.bin has 8388609 bytes, the limit is 8388608 \(8\.0 MiB\)"#)
+            #"error: file size exceeds the limit: huge\.bin has 8388609 bytes, the limit is 8388608 \(8\.0 MiB\)"#
+        )
         bob.send("/fr 1")
         try await bob.expectLine("error: file 1 not found")
 
@@ -147,14 +149,16 @@ struct FileTransferEndToEndTests {
         alice.send("/f @bob \(source)")
         try await bob.expect("use /fr 1")
         bob.send("/fr 1")
-        try await bob.expectLine(#"receiving file 1 \(big\.bin\) progress 10% of 3\.8 MiB"#, timeout: .seconds(60))
+        try await bob.expectLine(
+            #"receiving file 1 \(big\.bin\) progress 10% of 3\.8 MiB"#, timeout: .seconds(60))
         bob.process.kill()
         _ = try await bob.process.wait()
         let saved = "\(Self.files(bob))/big.bin"
         #expect(!FileManager.default.fileExists(atPath: saved), "the transfer was to be cut in the middle")
 
         bob = try await CLIUser("bob", relay: relay, directory: bob.directory)
-        try await bob.expectLine(#"completed receiving file 1 \(big\.bin\) from alice"#, timeout: .seconds(120))
+        try await bob.expectLine(
+            #"completed receiving file 1 \(big\.bin\) from alice"#, timeout: .seconds(120))
         try await alice.expectLine(#"completed sending file 1 \(big\.bin\) to bob"#, timeout: .seconds(60))
         #expect(SHA256.hash(try Self.contents(saved)) == SHA256.hash(sent))
         // It went on from where it stopped: no progress from the start again.
@@ -172,13 +176,15 @@ struct FileTransferEndToEndTests {
         alice.send("/f @bob \(source)")
         try await bob.expect("use /fr 1")
         bob.send("/fr 1")
-        try await alice.expectLine(#"sending file 1 \(big\.bin\) in progress \(10%\): bob"#, timeout: .seconds(60))
+        try await alice.expectLine(
+            #"sending file 1 \(big\.bin\) in progress \(10%\): bob"#, timeout: .seconds(60))
         alice.process.kill()
         _ = try await alice.process.wait()
 
         alice = try await CLIUser("alice", relay: relay, directory: alice.directory)
         try await alice.expectLine(#"completed sending file 1 \(big\.bin\) to bob"#, timeout: .seconds(120))
-        try await bob.expectLine(#"completed receiving file 1 \(big\.bin\) from alice"#, timeout: .seconds(60))
+        try await bob.expectLine(
+            #"completed receiving file 1 \(big\.bin\) from alice"#, timeout: .seconds(60))
         #expect(SHA256.hash(try Self.contents("\(Self.files(bob))/big.bin")) == SHA256.hash(sent))
         for user in [alice, bob] { try await user.quit() }
     }
@@ -193,7 +199,8 @@ struct FileTransferEndToEndTests {
         alice.send("/f @bob \(source)")
         try await bob.expect("use /fr 1")
         bob.send("/fr 1")
-        try await bob.expectLine(#"receiving file 1 \(big\.bin\) progress 10% of 3\.8 MiB"#, timeout: .seconds(60))
+        try await bob.expectLine(
+            #"receiving file 1 \(big\.bin\) progress 10% of 3\.8 MiB"#, timeout: .seconds(60))
         bob.process.kill()
         _ = try await bob.process.wait()
         // The first chunk is in the partial file; flip its first byte.
@@ -224,7 +231,8 @@ struct FileTransferEndToEndTests {
         alice.send("/f @bob \(source)")
         try await bob.expect("use /fr 1")
         bob.send("/fr 1")
-        try await bob.expectLine(#"receiving file 1 \(big\.bin\) progress 10% of 8\.0 MiB"#, timeout: .seconds(60))
+        try await bob.expectLine(
+            #"receiving file 1 \(big\.bin\) progress 10% of 8\.0 MiB"#, timeout: .seconds(60))
         alice.send("/fc 1")
         try await alice.expectLine(#"cancelled sending file 1 \(big\.bin\) to bob"#)
         try await bob.expectLine(#"alice cancelled sending file 1 \(big\.bin\)"#)
@@ -252,7 +260,8 @@ struct FileTransferEndToEndTests {
         let process = try ChildProcess(
             try BuiltProducts.path("simplex-chat"), ["defaults", "set", key, value],
             environment: [
-                "SIMPLEX_GROUP_DIR": directory.appending("group"), "XDG_CONFIG_HOME": directory.appending("config"),
+                "SIMPLEX_GROUP_DIR": directory.appending("group"),
+                "XDG_CONFIG_HOME": directory.appending("config"),
                 "DBUS_SESSION_BUS_ADDRESS": nil,
             ])
         #expect(try await process.wait() == 0, "\(process.allErrors)")

@@ -27,7 +27,8 @@ extension ChatController {
         do throws(ChatFileError) {
             let (source, sourceSize) = try TransferFile.openForReading(absolute)
             guard sourceSize <= FileChunking.maxFileSize else {
-                throw ChatFileError.tooLarge(name: fileName, size: sourceSize, limit: FileChunking.maxFileSize)
+                throw ChatFileError.tooLarge(
+                    name: fileName, size: sourceSize, limit: FileChunking.maxFileSize)
             }
             size = sourceSize
             digest = try source.digest()
@@ -36,14 +37,19 @@ extension ChatController {
         }
         var generator = SystemRandomNumberGenerator()
         let msgId = SharedMsgID.random(using: &generator)
-        let invitation = FileInvitation(fileName: fileName, fileSize: size, fileDigest: FileDigest(bytes: digest))
+        let invitation = FileInvitation(
+            fileName: fileName, fileSize: size, fileDigest: FileDigest(bytes: digest))
         let body = try encode(.msgNew(MsgContainer(content: .file(""), file: invitation)), msgId: msgId)
         let agentMsgID: Int64
-        do { agentMsgID = try await agent.sendMessage(connection, body: body) } catch { throw .agent("\(error)") }
+        do { agentMsgID = try await agent.sendMessage(connection, body: body) } catch {
+            throw .agent("\(error)")
+        }
         var item = try store.insertItem(
-            user, contact: contact, direction: .sent, content: .file(""), status: .sndNew, sharedMsgId: msgId, agentMsgID: agentMsgID)
+            user, contact: contact, direction: .sent, content: .file(""), status: .sndNew, sharedMsgId: msgId,
+            agentMsgID: agentMsgID)
         item.file = try store.insertFile(
-            user, contact: contact, item: item, name: fileName, path: absolute, size: size, digest: digest, status: .sndStored)
+            user, contact: contact, item: item, name: fileName, path: absolute, size: size, digest: digest,
+            status: .sndStored)
         return item
     }
 
@@ -58,7 +64,9 @@ extension ChatController {
     /// A file by its number (`/fs id`), with how many of its chunks are done.
     public func fileStatus(_ id: Int64) throws(ChatError) -> (ChatFile, chunksDone: Int) {
         let file = try store.file(id: id, user)
-        let done = file.direction == .received ? try store.rcvChunkCount(file) : try store.sndChunkCounts(file).queued
+        let done =
+            file.direction == .received
+            ? try store.rcvChunkCount(file) : try store.sndChunkCounts(file).queued
         return (file, done)
     }
 
@@ -77,11 +85,7 @@ extension ChatController {
             file.status = .sndCancelled
             try store.finishFile(file, .sndCancelled)
             // The cancel chunk leaves before the connection goes (deleted on its SENT).
-            if let fileConnection {
-                do { _ = try await agent.sendMessage(fileConnection, body: try FileChunk.cancel.encoded()) } catch {
-                    try? await agent.deleteConnection(fileConnection)
-                }
-            }
+            if let fileConnection { try await sendCancelChunk(file, connection: fileConnection) }
         } else {
             file.status = .rcvCancelled
             try store.finishFile(file, .rcvCancelled)
@@ -92,7 +96,8 @@ extension ChatController {
     }
 
     /// Accepts `file`: a connection for it, offered to the sender in `x.file.acpt.inv`.
-    func accept(_ file: ChatFile, contact: ChatContact, to path: String?) async throws(ChatError) -> ChatFile {
+    func accept(_ file: ChatFile, contact: ChatContact, to path: String?) async throws(ChatError) -> ChatFile
+    {
         switch file.status {
         case .rcvInvitation: break
         case .rcvAccepted, .rcvTransfer: throw .file(.alreadyReceiving(name: file.fileName))
@@ -116,7 +121,9 @@ extension ChatController {
         try store.acceptFile(file, path: target, agentConnectionID: fileConnection)
         do {
             _ = try await agent.sendMessage(
-                contactConnection, body: try encode(.fileAcptInv(msgId: msgId, fileConnReq: link.description, fileName: file.fileName)))
+                contactConnection,
+                body: try encode(
+                    .fileAcptInv(msgId: msgId, fileConnReq: link.description, fileName: file.fileName)))
         } catch {
             try store.setFileStatus(file, .rcvInvitation)
             try? await agent.deleteConnection(fileConnection)
@@ -135,13 +142,21 @@ extension ChatController {
         }
         let absolute = Self.absolutePath(requested)
         if requested.hasSuffix("/") || TransferFiles.isDirectory(absolute) {
-            guard TransferFiles.isDirectory(absolute) else { throw .file(.unwritable(path: requested, reason: "no such directory")) }
-            guard access(absolute, W_OK) == 0 else { throw .file(.unwritable(path: requested, reason: TransferFile.reason(errno))) }
+            guard TransferFiles.isDirectory(absolute) else {
+                throw .file(.unwritable(path: requested, reason: "no such directory"))
+            }
+            guard access(absolute, W_OK) == 0 else {
+                throw .file(.unwritable(path: requested, reason: TransferFile.reason(errno)))
+            }
             return FileNames.unique(file.fileName, in: absolute, exists: TransferFiles.exists)
         }
         let directory = TransferFiles.directory(of: absolute)
-        guard TransferFiles.isDirectory(directory) else { throw .file(.unwritable(path: requested, reason: "no such directory")) }
-        guard access(directory, W_OK) == 0 else { throw .file(.unwritable(path: requested, reason: TransferFile.reason(errno))) }
+        guard TransferFiles.isDirectory(directory) else {
+            throw .file(.unwritable(path: requested, reason: "no such directory"))
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw .file(.unwritable(path: requested, reason: TransferFile.reason(errno)))
+        }
         guard !TransferFiles.exists(absolute) else { throw .file(.alreadyExists(path: requested)) }
         return absolute
     }
@@ -150,12 +165,15 @@ extension ChatController {
     /// tidied, so a transfer resumed after a restart elsewhere still finds it.
     static func absolutePath(_ path: String) -> String {
         var expanded = path
-        if expanded == "~" || expanded.hasPrefix("~/"), let home = ProcessEnvironment.home(ProcessEnvironment.current) {
+        if expanded == "~" || expanded.hasPrefix("~/"),
+            let home = ProcessEnvironment.home(ProcessEnvironment.current)
+        {
             expanded = home + expanded.dropFirst()
         }
         let url =
             expanded.hasPrefix("/")
-            ? URL(fileURLWithPath: expanded) : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(expanded)
+            ? URL(fileURLWithPath: expanded)
+            : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(expanded)
         return url.standardizedFileURL.path
     }
 }

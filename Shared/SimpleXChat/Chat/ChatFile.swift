@@ -95,7 +95,8 @@ public enum ChatFileError: Error, Equatable, Sendable, CustomStringConvertible {
             default: "file transfer failed: \(name)"
             }
         case .changedWhileSending(let path): "the file \(path) changed after it was offered; send it again"
-        case .digestMismatch: "the received file does not match the sender's digest (damaged or changed in transit); it was deleted"
+        case .digestMismatch:
+            "the received file does not match the sender's digest (damaged or changed in transit); it was deleted"
         case .invalidChunk(let why): "error receiving file: \(why)"
         }
     }

@@ -11,8 +11,10 @@ extension ChatStore {
         let sent: Bool = try value(row, "file_sent")
         let shared: [UInt8]? = try value(row, "shared_msg_id")
         return ChatFile(
-            fileId: try value(row, "file_id"), contactId: try value(row, "contact_id"), itemId: try value(row, "chat_item_id"),
-            sharedMsgId: shared.map { SharedMsgID(bytes: $0) }, direction: sent ? .sent : .received, fileName: try value(row, "file_name"), fileSize: try value(row, "file_size"),
+            fileId: try value(row, "file_id"), contactId: try value(row, "contact_id"),
+            itemId: try value(row, "chat_item_id"),
+            sharedMsgId: shared.map { SharedMsgID(bytes: $0) }, direction: sent ? .sent : .received,
+            fileName: try value(row, "file_name"), fileSize: try value(row, "file_size"),
             filePath: try value(row, "file_path"),
             status: ChatFileStatus(rawValue: status) ?? (sent ? .sndError : .rcvError),
             digest: try value(row, "file_digest"), chunkSize: Int(try value(row, "chunk_size") as Int64))
@@ -20,7 +22,8 @@ extension ChatStore {
 
     /// Stores a file offered by the user or to the user, with the item that offered it.
     func insertFile(
-        _ user: ChatUser, contact: ChatContact, item: ChatItem, name: String, path: String?, size: Int64, digest: [UInt8]?,
+        _ user: ChatUser, contact: ChatContact, item: ChatItem, name: String, path: String?, size: Int64,
+        digest: [UInt8]?,
         status: ChatFileStatus
     ) throws(ChatError) -> ChatFile {
         let now = self.now()
@@ -31,38 +34,48 @@ extension ChatStore {
             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
             """,
             [
-                user.userId, contact.contactId, item.itemId, item.direction == .sent, name, path, size, FileChunking.smpChunkSize, digest,
+                user.userId, contact.contactId, item.itemId, item.direction == .sent, name, path, size,
+                FileChunking.smpChunkSize, digest,
                 status.rawValue, item.sharedMsgId?.bytes, now, now,
             ])
         return ChatFile(
-            fileId: lastID, contactId: contact.contactId, itemId: item.itemId, sharedMsgId: item.sharedMsgId, direction: item.direction, fileName: name, fileSize: size,
+            fileId: lastID, contactId: contact.contactId, itemId: item.itemId, sharedMsgId: item.sharedMsgId,
+            direction: item.direction, fileName: name, fileSize: size,
             filePath: path, status: status, digest: digest, chunkSize: FileChunking.smpChunkSize)
     }
 
     func file(id: Int64, _ user: ChatUser) throws(ChatError) -> ChatFile {
-        guard let row = try row(Self.fileColumns + " WHERE user_id = ? AND file_id = ?", [user.userId, id]) else {
+        guard let row = try row(Self.fileColumns + " WHERE user_id = ? AND file_id = ?", [user.userId, id])
+        else {
             throw .file(.noFile(id))
         }
         return try file(row)
     }
 
     func file(agentConnectionID id: String) throws(ChatError) -> ChatFile? {
-        try row(Self.fileColumns + " WHERE agent_conn_id = ?", [id]).map { row throws(ChatError) in try file(row) }
+        try row(Self.fileColumns + " WHERE agent_conn_id = ?", [id]).map { row throws(ChatError) in
+            try file(row)
+        }
     }
 
     func file(_ contact: ChatContact, sharedMsgId: SharedMsgID, sent: Bool) throws(ChatError) -> ChatFile? {
         try row(
-            Self.fileColumns + " WHERE contact_id = ? AND shared_msg_id = ? AND file_sent = ?", [contact.contactId, sharedMsgId.bytes, sent]
+            Self.fileColumns + " WHERE contact_id = ? AND shared_msg_id = ? AND file_sent = ?",
+            [contact.contactId, sharedMsgId.bytes, sent]
         ).map { row throws(ChatError) in try file(row) }
     }
 
     func file(itemId: Int64) throws(ChatError) -> ChatFile? {
-        try row(Self.fileColumns + " WHERE chat_item_id = ?", [itemId]).map { row throws(ChatError) in try file(row) }
+        try row(Self.fileColumns + " WHERE chat_item_id = ?", [itemId]).map { row throws(ChatError) in
+            try file(row)
+        }
     }
 
     /// The agent id of the file's connection.
     func fileConnection(_ file: ChatFile) throws(ChatError) -> String? {
-        guard let row = try row("SELECT agent_conn_id FROM files WHERE file_id = ?", [file.fileId]) else { return nil }
+        guard let row = try row("SELECT agent_conn_id FROM files WHERE file_id = ?", [file.fileId]) else {
+            return nil
+        }
         let id: String? = try value(row, "agent_conn_id")
         return id
     }
@@ -71,7 +84,10 @@ extension ChatStore {
     func unfinishedFiles(_ user: ChatUser) throws(ChatError) -> [ChatFile] {
         var files: [ChatFile] = []
         for status in [ChatFileStatus.sndStored, .sndTransfer, .rcvAccepted] {
-            for row in try rows(Self.fileColumns + " WHERE user_id = ? AND ci_file_status = ?", [user.userId, status.rawValue]) {
+            for row in try rows(
+                Self.fileColumns + " WHERE user_id = ? AND ci_file_status = ?",
+                [user.userId, status.rawValue])
+            {
                 files.append(try file(row))
             }
         }
@@ -79,23 +95,30 @@ extension ChatStore {
     }
 
     func setFileStatus(_ file: ChatFile, _ status: ChatFileStatus) throws(ChatError) {
-        try run("UPDATE files SET ci_file_status = ?, updated_at = ? WHERE file_id = ?", [status.rawValue, now(), file.fileId])
+        try run(
+            "UPDATE files SET ci_file_status = ?, updated_at = ? WHERE file_id = ?",
+            [status.rawValue, now(), file.fileId])
     }
 
     func setFilePath(_ file: ChatFile, _ path: String) throws(ChatError) {
-        try run("UPDATE files SET file_path = ?, updated_at = ? WHERE file_id = ?", [path, now(), file.fileId])
+        try run(
+            "UPDATE files SET file_path = ?, updated_at = ? WHERE file_id = ?", [path, now(), file.fileId])
     }
 
     /// The file's connection, or none (it was deleted).
     func setFileConnection(_ file: ChatFile, _ agentConnectionID: String?) throws(ChatError) {
-        try run("UPDATE files SET agent_conn_id = ?, updated_at = ? WHERE file_id = ?", [agentConnectionID, now(), file.fileId])
+        try run(
+            "UPDATE files SET agent_conn_id = ?, updated_at = ? WHERE file_id = ?",
+            [agentConnectionID, now(), file.fileId])
     }
 
     /// A final status, and the chunk records it no longer needs. The connection id stays: events
     /// that come late on it are still recognised as the file's, not taken for a contact's.
     func finishFile(_ file: ChatFile, _ status: ChatFileStatus) throws(ChatError) {
         try transaction { () throws(ChatError) in
-            try run("UPDATE files SET ci_file_status = ?, updated_at = ? WHERE file_id = ?", [status.rawValue, now(), file.fileId])
+            try run(
+                "UPDATE files SET ci_file_status = ?, updated_at = ? WHERE file_id = ?",
+                [status.rawValue, now(), file.fileId])
             try run("DELETE FROM snd_file_chunks WHERE file_id = ?", [file.fileId])
             try run("DELETE FROM rcv_file_chunks WHERE file_id = ?", [file.fileId])
         }
@@ -118,7 +141,8 @@ extension ChatStore {
     func sndChunkCounts(_ file: ChatFile) throws(ChatError) -> (queued: Int, unsent: Int) {
         guard
             let row = try row(
-                "SELECT count(*) AS queued, coalesce(sum(chunk_sent = 0), 0) AS unsent FROM snd_file_chunks WHERE file_id = ?", [file.fileId])
+                "SELECT count(*) AS queued, coalesce(sum(chunk_sent = 0), 0) AS unsent FROM snd_file_chunks WHERE file_id = ?",
+                [file.fileId])
         else { return (0, 0) }
         return (Int(try value(row, "queued") as Int64), Int(try value(row, "unsent") as Int64))
     }
@@ -132,7 +156,8 @@ extension ChatStore {
     /// Marks the chunk sent as agent message `agentMsgID` accepted by the relay; false when no chunk was.
     func markSndChunkSent(_ file: ChatFile, agentMsgID: Int64) throws(ChatError) -> Bool {
         try run(
-            "UPDATE snd_file_chunks SET chunk_sent = 1 WHERE file_id = ? AND chunk_agent_msg_id = ? AND chunk_sent = 0", [file.fileId, agentMsgID])
+            "UPDATE snd_file_chunks SET chunk_sent = 1 WHERE file_id = ? AND chunk_agent_msg_id = ? AND chunk_sent = 0",
+            [file.fileId, agentMsgID])
         return database.changes > 0
     }
 
@@ -140,14 +165,18 @@ extension ChatStore {
 
     /// Records a chunk written to the partial file; false when it was recorded before (a duplicate).
     func insertRcvChunk(_ file: ChatFile, number: Int) throws(ChatError) -> Bool {
-        try run("INSERT OR IGNORE INTO rcv_file_chunks (file_id, chunk_number, created_at) VALUES (?, ?, ?)", [file.fileId, number, now()])
+        try run(
+            "INSERT OR IGNORE INTO rcv_file_chunks (file_id, chunk_number, created_at) VALUES (?, ?, ?)",
+            [file.fileId, number, now()])
         return database.changes > 0
     }
 
     func rcvChunkCount(_ file: ChatFile) throws(ChatError) -> Int {
-        Int(try row("SELECT count(*) AS n FROM rcv_file_chunks WHERE file_id = ?", [file.fileId]).map { row throws(ChatError) in
-            try value(row, "n") as Int64
-        } ?? 0)
+        Int(
+            try row("SELECT count(*) AS n FROM rcv_file_chunks WHERE file_id = ?", [file.fileId]).map {
+                row throws(ChatError) in
+                try value(row, "n") as Int64
+            } ?? 0)
     }
 }
 

@@ -38,7 +38,9 @@ public struct FileChunking: Equatable, Sendable {
     /// Checks a received chunk's number and size; returns the number.
     public func validate(number: UInt32, byteCount: Int) throws(ChatFileError) -> Int {
         let n = Int(number)
-        guard n >= 1, n <= chunkCount else { throw .invalidChunk("chunk \(number) of a file of \(chunkCount) chunks") }
+        guard n >= 1, n <= chunkCount else {
+            throw .invalidChunk("chunk \(number) of a file of \(chunkCount) chunks")
+        }
         guard byteCount == length(of: n) else {
             throw .invalidChunk("chunk \(number) has \(byteCount) bytes, expected \(length(of: n))")
         }
@@ -47,7 +49,9 @@ public struct FileChunking: Equatable, Sendable {
 
     /// The chunks to hand to the agent now, when chunks 1...`queued` have been handed over and
     /// `unsent` of them are not yet with the relay; nil when none.
-    public func nextChunks(queued: Int, unsent: Int, window: Int = FileChunking.sendWindow) -> ClosedRange<Int>? {
+    public func nextChunks(queued: Int, unsent: Int, window: Int = FileChunking.sendWindow) -> ClosedRange<
+        Int
+    >? {
         let room = window - unsent
         guard room > 0, queued < chunkCount else { return nil }
         return (queued + 1)...min(chunkCount, queued + room)
@@ -83,9 +87,11 @@ public enum FileNames {
     /// nothing usable is left.
     public static func sanitized(_ name: String) -> String {
         let last = name.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
-        var cleaned = String(String.UnicodeScalarView(last.unicodeScalars.map {
-            $0.properties.generalCategory == .control || $0 == "\\" ? "_" : $0
-        }))
+        var cleaned = String(
+            String.UnicodeScalarView(
+                last.unicodeScalars.map {
+                    $0.properties.generalCategory == .control || $0 == "\\" ? "_" : $0
+                }))
         while cleaned.utf8.count > 255 { cleaned.removeLast() }
         let trimmed = cleaned.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty || trimmed == "." || trimmed == ".." ? "file" : cleaned

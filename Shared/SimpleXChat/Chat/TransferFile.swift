@@ -19,7 +19,8 @@ final class TransferFile {
     static func openForReading(_ path: String) throws(ChatFileError) -> (TransferFile, size: Int64) {
         let fd: Int32
         do { fd = try retryingOnInterrupt("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) } } catch {
-            throw error.errno == ENOENT ? .notFound(path: path) : .unreadable(path: path, reason: reason(error))
+            throw error.errno == ENOENT
+                ? .notFound(path: path) : .unreadable(path: path, reason: reason(error))
         }
         let file = TransferFile(path: path, fd: fd)
         var st = stat()
@@ -31,7 +32,11 @@ final class TransferFile {
     /// Opens (creating, mode 0600) the partial file a received file is assembled in.
     static func openPartial(_ path: String) throws(ChatFileError) -> TransferFile {
         let fd: Int32
-        do { fd = try retryingOnInterrupt("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) } } catch {
+        do {
+            fd = try retryingOnInterrupt("open", path: path) {
+                open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            }
+        } catch {
             throw .unwritable(path: path, reason: reason(error))
         }
         let file = TransferFile(path: path, fd: fd)
@@ -48,7 +53,9 @@ final class TransferFile {
             let n: Int
             do {
                 n = try retryingOnInterrupt("pread", path: path) {
-                    bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+                    bytes.withUnsafeMutableBytes {
+                        pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                    }
                 }
             } catch {
                 throw .unreadable(path: path, reason: Self.reason(error))
@@ -65,7 +72,9 @@ final class TransferFile {
         while done < bytes.count {
             do {
                 done += try retryingOnInterrupt("pwrite", path: path) {
-                    bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+                    bytes.withUnsafeBytes {
+                        pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+                    }
                 }
             } catch {
                 throw .unwritable(path: path, reason: Self.reason(error))

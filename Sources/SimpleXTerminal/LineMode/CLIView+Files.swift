@@ -18,11 +18,15 @@ extension CLIView {
         }
         if item.direction == .sent {
             lines.append("\(time) /f @\(contact.viewName) \(file.filePath ?? file.fileName)")
-            if !file.status.isFinal && file.status != .sndTransfer { lines.append("use /fc \(file.fileId) to cancel sending") }
+            if !file.status.isFinal && file.status != .sndTransfer {
+                lines.append("use /fc \(file.fileId) to cancel sending")
+            }
         } else {
             let size = "\(FileChunking.readableSize(file.fileSize)) / \(file.fileSize) bytes"
             lines.append("\(time) \(contact.viewName)> sends file \(file.fileName) (\(size))")
-            if file.status == .rcvInvitation { lines.append("use /fr \(file.fileId) [<dir>/ | <path>] to receive it") }
+            if file.status == .rcvInvitation {
+                lines.append("use /fr \(file.fileId) [<dir>/ | <path>] to receive it")
+            }
         }
         return lines
     }
@@ -49,9 +53,13 @@ extension CLIView {
         case .sndComplete: return ["sending \(transfer) complete: \(contact.viewName)"]
         case .sndCancelled: return ["sending \(transfer) cancelled: \(contact.viewName)"]
         case .sndError: return ["sending \(transfer) error: \(contact.viewName)"]
-        case .rcvInvitation: return ["receiving \(transfer) not accepted yet, use /fr \(file.fileId) to receive file"]
+        case .rcvInvitation:
+            return ["receiving \(transfer) not accepted yet, use /fr \(file.fileId) to receive file"]
         case .rcvAccepted: return ["receiving \(transfer) just started"]
-        case .rcvTransfer: return ["receiving \(transfer) progress \(percent)% of \(FileChunking.readableSize(file.fileSize))"]
+        case .rcvTransfer:
+            return [
+                "receiving \(transfer) progress \(percent)% of \(FileChunking.readableSize(file.fileSize))"
+            ]
         case .rcvComplete: return ["receiving \(transfer) complete, path: \(file.filePath ?? "")"]
         case .rcvCancelled: return ["receiving \(transfer) cancelled"]
         case .rcvError: return ["receiving \(transfer) error"]
@@ -66,7 +74,9 @@ extension CLIView {
         case .rcvStarted(let contact, let file):
             return ["started receiving \(Self.transfer(file)) from \(contact.viewName)"]
         case .rcvProgress(_, let file, let percent):
-            return ["receiving \(Self.transfer(file)) progress \(percent)% of \(FileChunking.readableSize(file.fileSize))"]
+            return [
+                "receiving \(Self.transfer(file)) progress \(percent)% of \(FileChunking.readableSize(file.fileSize))"
+            ]
         case .rcvComplete(let contact, let file):
             return ["completed receiving \(Self.transfer(file)) from \(contact.viewName)"]
         case .rcvError(let contact, let file, let reason):

@@ -26,8 +26,12 @@ import TestSupport
     @Test func receivedChunksOfTheWrongNumberOrSizeAreRefused() throws {
         let chunking = FileChunking(fileSize: 100_000)
         #expect(try chunking.validate(number: 7, byteCount: 5_320) == 7)
-        #expect(throws: ChatFileError.invalidChunk("chunk 8 of a file of 7 chunks")) { try chunking.validate(number: 8, byteCount: 10) }
-        #expect(throws: ChatFileError.invalidChunk("chunk 0 of a file of 7 chunks")) { try chunking.validate(number: 0, byteCount: 10) }
+        #expect(throws: ChatFileError.invalidChunk("chunk 8 of a file of 7 chunks")) {
+            try chunking.validate(number: 8, byteCount: 10)
+        }
+        #expect(throws: ChatFileError.invalidChunk("chunk 0 of a file of 7 chunks")) {
+            try chunking.validate(number: 0, byteCount: 10)
+        }
         #expect(throws: ChatFileError.invalidChunk("chunk 2 has 100 bytes, expected 15780")) {
             try chunking.validate(number: 2, byteCount: 100)
         }
@@ -83,8 +87,12 @@ import TestSupport
     }
 
     @Test func imagesAreKnownByTheirExtension() {
-        for name in ["a.jpg", "b.JPEG", "c.png", "d.gif", "e.webp"] { #expect(FileNames.isImage(name), "\(name)") }
-        for name in ["a.jpg.exe", "jpg", "b.svg", ".png", "c.pdf"] { #expect(!FileNames.isImage(name), "\(name)") }
+        for name in ["a.jpg", "b.JPEG", "c.png", "d.gif", "e.webp"] {
+            #expect(FileNames.isImage(name), "\(name)")
+        }
+        for name in ["a.jpg.exe", "jpg", "b.svg", ".png", "c.pdf"] {
+            #expect(!FileNames.isImage(name), "\(name)")
+        }
     }
 
     @Test func chunksWrittenOutOfOrderAndTwiceAssembleTheFile() throws {
@@ -94,7 +102,8 @@ import TestSupport
         let partial = try TransferFile.openPartial(tmp.appending("file_1.partial"))
         for number in [3, 1, 1, 2, 3] {
             let start = Int(chunking.offset(of: number))
-            try partial.write(Array(original[start..<start + chunking.length(of: number)]), at: chunking.offset(of: number))
+            try partial.write(
+                Array(original[start..<start + chunking.length(of: number)]), at: chunking.offset(of: number))
         }
         try partial.truncate(to: chunking.fileSize)
         #expect(try partial.digest() == SHA512.hash(original))
@@ -124,8 +133,12 @@ import TestSupport
 
     @Test func missingAndUnsendableFilesAreNamedErrors() throws {
         let tmp = try TemporaryDirectory("file-errors")
-        #expect(throws: ChatFileError.notFound(path: tmp.appending("none"))) { try TransferFile.openForReading(tmp.appending("none")) }
-        #expect(throws: ChatFileError.notARegularFile(path: tmp.path)) { try TransferFile.openForReading(tmp.path) }
+        #expect(throws: ChatFileError.notFound(path: tmp.appending("none"))) {
+            try TransferFile.openForReading(tmp.appending("none"))
+        }
+        #expect(throws: ChatFileError.notARegularFile(path: tmp.path)) {
+            try TransferFile.openForReading(tmp.path)
+        }
         #expect(ChatFileError.notFound(path: "/x/y.jpg").description == "file not found: /x/y.jpg")
     }
 
@@ -136,12 +149,17 @@ import TestSupport
         let store = try ChatStore(path: tmp.appending("chat.db"))
         defer { store.close() }
         let user = try store.createUser(Profile(displayName: "alice", fullName: ""))
-        let contact = try store.createContact(user, profile: Profile(displayName: "bob", fullName: ""), agentConnectionID: "conn")
+        let contact = try store.createContact(
+            user, profile: Profile(displayName: "bob", fullName: ""), agentConnectionID: "conn")
         let item = try store.insertItem(
-            user, contact: contact, direction: .sent, content: .file(""), status: .sndNew, sharedMsgId: SharedMsgID(bytes: [1, 2, 3]))
+            user, contact: contact, direction: .sent, content: .file(""), status: .sndNew,
+            sharedMsgId: SharedMsgID(bytes: [1, 2, 3]))
         let sent = try store.insertFile(
-            user, contact: contact, item: item, name: "a.bin", path: "/a.bin", size: 100_000, digest: nil, status: .sndTransfer)
-        for number in 1...5 { try store.insertSndChunk(sent, number: number, agentMsgID: Int64(100 + number)) }
+            user, contact: contact, item: item, name: "a.bin", path: "/a.bin", size: 100_000, digest: nil,
+            status: .sndTransfer)
+        for number in 1...5 {
+            try store.insertSndChunk(sent, number: number, agentMsgID: Int64(100 + number))
+        }
         #expect(try store.markSndChunkSent(sent, agentMsgID: 101))
         #expect(try store.markSndChunkSent(sent, agentMsgID: 102))
         #expect(try !store.markSndChunkSent(sent, agentMsgID: 102))
@@ -150,13 +168,17 @@ import TestSupport
         try store.forgetUnsentChunks(sent)
         #expect(try store.sndChunkCounts(sent) == (queued: 2, unsent: 0))
         #expect(sent.chunking.nextChunks(queued: 2, unsent: 0) == 3...7)
-        #expect(try store.file(contact, sharedMsgId: SharedMsgID(bytes: [1, 2, 3]), sent: true)?.fileId == sent.fileId)
+        #expect(
+            try store.file(contact, sharedMsgId: SharedMsgID(bytes: [1, 2, 3]), sent: true)?.fileId
+                == sent.fileId)
         #expect(try store.unfinishedFiles(user).map(\.fileId) == [sent.fileId])
 
         let offer = try store.insertItem(
-            user, contact: contact, direction: .received, content: .file(""), status: .rcvNew, sharedMsgId: SharedMsgID(bytes: [4]))
+            user, contact: contact, direction: .received, content: .file(""), status: .rcvNew,
+            sharedMsgId: SharedMsgID(bytes: [4]))
         let received = try store.insertFile(
-            user, contact: contact, item: offer, name: "b.bin", path: nil, size: 10, digest: [9], status: .rcvInvitation)
+            user, contact: contact, item: offer, name: "b.bin", path: nil, size: 10, digest: [9],
+            status: .rcvInvitation)
         try store.acceptFile(received, path: "/files/b.bin", agentConnectionID: "file-conn")
         let accepted = try #require(try store.file(agentConnectionID: "file-conn"))
         #expect(accepted.status == .rcvAccepted)
