@@ -42,7 +42,7 @@ import TestSupport
             out.contains(
                 "keychain          a key file: no Secret Service on the session bus, so the keychain's master key is "
                     + "in the key file \(tmp.appending("config"))/simplex/keychain.key (0600); 0 item(s)"))
-        #expect(out.contains("database          simplex_v1_chat.db: 1 migration(s) applied (20261129_initial), WAL"))
+        #expect(out.contains("database          simplex_v1_chat.db: 3 migration(s) applied (20261130_files), WAL"))
         #expect(
             out.contains(
                 "notifications     unavailable: no notification server: nothing owns org.freedesktop.Notifications "

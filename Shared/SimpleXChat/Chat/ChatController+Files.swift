@@ -61,13 +61,13 @@ extension ChatController {
         return try await accept(file, contact: try store.contact(id: file.contactId), to: path)
     }
 
-    /// A file by its number (`/fs id`), with how many of its chunks are done.
+    /// A file by its number (`/fs id`), with how many of its chunks are done (received, or
+    /// accepted by the relay).
     public func fileStatus(_ id: Int64) throws(ChatError) -> (ChatFile, chunksDone: Int) {
         let file = try store.file(id: id, user)
-        let done =
-            file.direction == .received
-            ? try store.rcvChunkCount(file) : try store.sndChunkCounts(file).queued
-        return (file, done)
+        if file.direction == .received { return (file, try store.rcvChunkCount(file)) }
+        let (queued, unsent) = try store.sndChunkCounts(file)
+        return (file, queued - unsent)
     }
 
     /// Cancels sending or receiving a file (`/fc id`). The other side is told: the recipient by

@@ -8,12 +8,16 @@ import Testing
         let dir = try TemporaryDirectory("store")
         let path = dir.appending("simplex_v1_chat.db")
         let database = try ChatSchema.openChatDatabase(path: path)
-        #expect(try database.appliedMigrations() == ["20261129_initial"])
+        #expect(try database.appliedMigrations() == ["20261129_initial", "20261130_chat_core", "20261130_files"])
         let tables = try database.fetchAll(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         #expect(
             try tables.map { try $0["name"] as String }
-                == ["chat_items", "connections", "contact_profiles", "contacts", "migrations", "users"])
+                == [
+                    "chat_item_reactions", "chat_item_status_events", "chat_item_versions", "chat_items", "connections",
+                    "contact_profiles", "contact_requests", "contacts", "files", "migrations", "rcv_file_chunks",
+                    "smp_servers", "snd_file_chunks", "user_contact_links", "users",
+                ])
         #expect(try permissions(of: path) == 0o600)
     }
 
