@@ -185,15 +185,15 @@ extension ChatController {
     }
 
     public func lastItems(in name: String, count: Int) throws(ChatError) -> [ChatItem] {
-        try store.lastItems(user, try contact(named: name), count: count)
+        try withFiles(try store.lastItems(user, try contact(named: name), count: count))
     }
 
     public func items(in name: String, before id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
-        try store.items(user, try contact(named: name), before: id, count: count)
+        try withFiles(try store.items(user, try contact(named: name), before: id, count: count))
     }
 
     public func items(in name: String, after id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
-        try store.items(user, try contact(named: name), after: id, count: count)
+        try withFiles(try store.items(user, try contact(named: name), after: id, count: count))
     }
 
     /// Items whose text contains `text`, newest first, in one chat (or all when `name` is nil).

@@ -13,6 +13,7 @@ extension ChatController {
     }
 
     private func handleEvent(_ event: AgentEvent) async throws(ChatError) {
+        if try await handleFileEvent(event) { return }
         switch event {
         case .confirmation(let id, let peerInfo):
             // Joiners of our invitation, and the owner of an address we asked, both confirm:
@@ -67,7 +68,7 @@ extension ChatController {
         if message.integrity != .ok { emit(.integrityError(contact, message.integrity.description)) }
         for decoded in ChatMessage.decodeBody(message.body) {
             switch decoded {
-            case .success(let chatMessage): try apply(chatMessage, from: contact)
+            case .success(let chatMessage): try await apply(chatMessage, from: contact)
             case .failure(let error):
                 // Kept and shown as invalid, never dropped silently.
                 let item = try store.insertItem(
@@ -80,17 +81,20 @@ extension ChatController {
         do { try await agent.ackMessage(id, agentMsgID: message.agentMsgID, receipt: true) } catch { throw .agent("\(error)") }
     }
 
-    private func apply(_ message: ChatMessage, from contact: ChatContact) throws(ChatError) {
+    private func apply(_ message: ChatMessage, from contact: ChatContact) async throws(ChatError) {
         switch message.event {
         case .msgNew(let container):
             if let msgId = message.msgId, try store.item(contact, sharedMsgId: msgId) != nil { return }  // delivered again
             let quote = container.quote.map {
                 ChatItemQuote(sharedMsgId: $0.msgRef.msgId, sentByUser: !$0.msgRef.sent, content: $0.content)
             }
-            let item = try store.insertItem(
+            var item = try store.insertItem(
                 user, contact: contact, direction: .received, content: container.content, status: .rcvNew, sharedMsgId: message.msgId,
                 quote: quote, forwarded: container.forward)
+            var accepted: ChatFile?
+            if let invitation = container.file { (item.file, accepted) = try await fileOffered(invitation, item: item, from: contact) }
             emit(.newItem(contact, item))
+            if let accepted { emit(.file(.rcvAccepted(contact, accepted))) }
         case .msgUpdate(let update):
             guard let item = try store.item(contact, sharedMsgId: update.msgId), item.direction == .received else { return }
             if item.content == update.content { return }
@@ -104,6 +108,10 @@ extension ChatController {
             guard let item = try store.item(contact, sharedMsgId: msgId), case .emoji(let emoji) = reaction else { return }
             try store.setReaction(item, emoji: emoji.displayText, byUser: false, add: add)
             emit(.itemReaction(contact, try store.item(id: item.itemId), emoji: emoji.displayText, add: add))
+        case .fileAcptInv(let msgId, let link, let fileName):
+            try await fileAccepted(msgId: msgId, link: link, fileName: fileName, from: contact)
+        case .fileCancel(let msgId):
+            try await fileCancelled(msgId: msgId, from: contact)
         case .info(let profile):
             let old = contact.profile
             guard profile.displayName != old.displayName || profile.fullName != old.fullName else { return }

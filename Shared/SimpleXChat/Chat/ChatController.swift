@@ -9,12 +9,15 @@ public actor ChatController {
     let store: ChatStore
     let agent: Agent
     public internal(set) var user: ChatUser
+    /// Where received files go (`files/`) and are assembled (`tmp/`), and the settings are.
+    let groupDirectory: String
     var agentEvents: Task<Void, Never>?
 
-    private init(store: ChatStore, agent: Agent, user: ChatUser) {
+    private init(store: ChatStore, agent: Agent, user: ChatUser, groupDirectory: String) {
         self.store = store
         self.agent = agent
         self.user = user
+        self.groupDirectory = groupDirectory
         (events, sink) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
     }
 
@@ -35,7 +38,7 @@ public actor ChatController {
         } catch {
             throw .agent("\(error)")
         }
-        return ChatController(store: store, agent: agent, user: user)
+        return ChatController(store: store, agent: agent, user: user, groupDirectory: groupDirectory)
     }
 
     /// The active user, if one has been made.
@@ -75,6 +78,7 @@ public actor ChatController {
             for await event in agent.events { await self.handle(event) }
         }
         await agent.start()
+        await resumeFileTransfers()
     }
 
     public func stop() async {

@@ -12,5 +12,7 @@ public enum ChatEvent: Equatable, Sendable {
     case contactUpdated(ChatContact, from: Profile)
     case contactSwitchedDevice(ChatContact)
     case integrityError(ChatContact, String)
+    /// A file transfer moved on (started, progressed, finished, failed).
+    case file(ChatFileEvent)
     case error(String)
 }

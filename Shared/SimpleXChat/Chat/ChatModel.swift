@@ -49,6 +49,8 @@ public struct ChatItem: Equatable, Sendable {
     public let sharedMsgId: SharedMsgID?
     public var quote: ChatItemQuote?
     public var reactions: [ChatItemReaction]
+    /// The file the item offered, when it did (filled in where items are shown, not by every query).
+    public var file: ChatFile? = nil
 
     /// The plain text (for the line mode, previews, notifications, search).
     public var text: String { content.text }
@@ -103,6 +105,7 @@ public enum ChatError: Error, Equatable, Sendable, CustomStringConvertible {
     case notConnected(String)
     case agent(String)
     case store(String)
+    case file(ChatFileError)
 
     public var description: String {
         switch self {
@@ -114,6 +117,7 @@ public enum ChatError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notConnected(let name): "\(name) is not connected yet"
         case .agent(let why): why
         case .store(let why): "chat database: \(why)"
+        case .file(let error): error.description
         }
     }
 }

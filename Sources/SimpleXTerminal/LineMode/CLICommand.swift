@@ -22,6 +22,12 @@ public enum CLICommand: Equatable, Sendable {
     case alias(contact: String, alias: String)
     case info(in: String, text: String)
     case servers([String])
+    /// `/f @name path`: offer a file.
+    case sendFile(to: String, path: String)
+    /// `/fr id [dir/ | path]`: receive an offered file.
+    case receiveFile(id: Int64, path: String?)
+    case cancelFile(id: Int64)
+    case fileStatus(id: Int64)
     case help
     case quit
 
@@ -96,6 +102,20 @@ public enum CLICommand: Equatable, Sendable {
             let servers = argument.split(separator: " ").map(String.init)
             guard !servers.isEmpty else { throw CLIParseError("usage: /smp smp://<fingerprint>@<host>[:port] ...") }
             return .servers(servers)
+        case "/f", "/file":
+            let (name, path) = try nameAndRest(argument)
+            guard argument.hasPrefix("@"), !path.isEmpty else { throw CLIParseError("usage: /f @<name> <path>") }
+            return .sendFile(to: name, path: path)
+        case "/fr", "/freceive":
+            let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            guard let first = parts.first, let id = Int64(first) else { throw CLIParseError("usage: /fr <file id> [<dir>/ | <path>]") }
+            return .receiveFile(id: id, path: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil)
+        case "/fc", "/fcancel":
+            guard let id = Int64(argument) else { throw CLIParseError("usage: /fc <file id>") }
+            return .cancelFile(id: id)
+        case "/fs", "/fstatus":
+            guard let id = Int64(argument) else { throw CLIParseError("usage: /fs <file id>") }
+            return .fileStatus(id: id)
         case "/help", "/h": return .help
         case "/q", "/quit": return .quit
         default: throw CLIParseError("unknown command \(words[0]): type /help")
@@ -163,6 +183,9 @@ public enum CLICommand: Equatable, Sendable {
         /i @<name> text         message info: status and edit history
         /p <name> [full name]   change your profile (sent to your contacts)
         /alias @<name> <alias>  show a contact by another name
+        /f @<name> <path>       send a file (up to 8 MiB)
+        /fr <id> [<dir>/|<path>] receive a file (to the group directory's files/ by default)
+        /fc <id>, /fs <id>      cancel a file transfer, show its status
         /d @<name>              delete a contact
         /smp <smp://...> ...    set your relays (used for new connections)
         /q                      quit

@@ -27,6 +27,7 @@ public struct CLIView: Sendable {
 
     /// An item as a chat line: `12:01 alice> hello` received, `12:01 @bob hello` sent.
     public func item(_ item: ChatItem, contact: ChatContact) -> [String] {
+        if let file = item.file { return fileItem(item, file: file, contact: contact) }
         let prefix = item.direction == .sent ? "\(time(item.timestamp)) @\(contact.viewName) " : "\(time(item.timestamp)) \(contact.viewName)> "
         var text = item.text
         if item.forwarded { text = "[forwarded] " + text }
@@ -71,6 +72,8 @@ public struct CLIView: Sendable {
             return ["\(contact.viewName): contact is connected to another client"]
         case .integrityError(let contact, let what):
             return ["\(contact.viewName): integrity error: \(what)"]
+        case .file(let event):
+            return fileEvent(event)
         case .error(let message):
             return ["error: \(message)"]
         }

@@ -156,6 +156,19 @@ struct LineMode {
             let path = try GroupContainer.open(environment: environment).path
             try ChatController.setServers(groupDirectory: path, addresses)
             output("relays saved: new connections use them (restart to apply)")
+        case .sendFile(let name, let path):
+            let item = try await chat.sendFile(to: name, path: path)
+            session.setActive(name)
+            view.item(item, contact: try await chat.contact(id: item.contactId)).forEach(output)
+        case .receiveFile(let id, let path):
+            let file = try await chat.receiveFile(id, to: path)
+            view.fileAccepted(file, contact: try await chat.contact(id: file.contactId)).forEach(output)
+        case .cancelFile(let id):
+            let file = try await chat.cancelFile(id)
+            view.fileCancelled(file, contact: try await chat.contact(id: file.contactId)).forEach(output)
+        case .fileStatus(let id):
+            let (file, done) = try await chat.fileStatus(id)
+            view.fileStatus(file, chunksDone: done, contact: try await chat.contact(id: file.contactId)).forEach(output)
         case .help:
             CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).forEach(output)
         case .quit:

@@ -114,6 +114,7 @@ extension ChatAPIError {
         case .notConnected(let name): self = .contactNotReady(contactName: name)
         case .agent(let why): self = .agent(why)
         case .store(let why): self = .dbException(why)
+        case .file(let error): self = .commandError("\(error)")
         }
     }
 }

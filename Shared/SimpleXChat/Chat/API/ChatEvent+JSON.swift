@@ -14,6 +14,7 @@ extension ChatEvent {
         case .contactUpdated: "contactUpdated"
         case .contactSwitchedDevice: "contactAnotherClient"
         case .integrityError, .error: "chatError"
+        case .file(let event): event.eventType
         }
     }
 
@@ -59,6 +60,10 @@ extension ChatEvent {
             return tagged(type, ["user_": user.json, "chatError": error.json])
         case .error(let message):
             return tagged(type, ["user_": user.json, "chatError": ChatAPIError.internalError(message).json])
+        case .file(let event):
+            var members: JSONObject = ["type": .string(type), "user": user.json]
+            for member in event.members { members[member.key] = member.value }
+            return .object(members)
         }
     }
 }
