@@ -158,6 +158,20 @@ struct LineModeEndToEndTests {
         try await bob.quit()
     }
 
+    @Test func aDeletedContactIsToldAndCannotBeWrittenTo() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await Self.connect(alice, bob)
+        alice.send("/d @bob")
+        try await alice.expectLine("bob: contact is deleted")
+        try await bob.expectLine(#"\d\d:\d\d alice> deleted contact"#)
+        alice.send("@bob are you there")
+        try await alice.expectLine("error: no contact bob")
+        try await alice.quit()
+        try await bob.quit()
+    }
+
     @Test func badInputIsAOneLineErrorAndTheClientGoesOn() async throws {
         let relay = try await RelayProcess()
         let alice = try await CLIUser("alice", relay: relay)

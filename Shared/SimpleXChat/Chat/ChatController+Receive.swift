@@ -117,6 +117,15 @@ extension ChatController {
             guard profile.displayName != old.displayName || profile.fullName != old.fullName else { return }
             try store.updateContactProfile(contact, profile)
             emit(.contactUpdated(try store.contact(id: contact.contactId), from: old))
+        case .directDel:
+            // The contact deleted us: the chat stays, and says so; nothing more can be sent.
+            let item = try store.insertItem(
+                user, contact: contact, direction: .received,
+                content: .unknown(type: "contactDeleted", text: "deleted contact", json: JSONObject()), status: .rcvNew,
+                sharedMsgId: message.msgId)
+            emit(.newItem(contact, item))
+        case .ok, .infoProbe, .infoProbeCheck, .infoProbeOk:
+            break  // Nothing to show: acknowledgements and profile probes.
         default:
             // Events this client does not act on (groups, calls, files over XFTP) are kept as an
             // item that says so.
