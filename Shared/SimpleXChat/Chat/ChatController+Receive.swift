@@ -90,7 +90,7 @@ extension ChatController {
             let item = try store.insertItem(
                 user, contact: contact, direction: .received, content: container.content, status: .rcvNew, sharedMsgId: message.msgId,
                 quote: quote, forwarded: container.forward)
-            emit(.newItem(contact, item))
+            emit(.newItem(contact, try timed(item, ttl: container.ttl)))
         case .msgUpdate(let update):
             guard let item = try store.item(contact, sharedMsgId: update.msgId), item.direction == .received else { return }
             if item.content == update.content { return }

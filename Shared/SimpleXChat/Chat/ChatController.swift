@@ -10,6 +10,8 @@ public actor ChatController {
     let agent: Agent
     public internal(set) var user: ChatUser
     private var agentEvents: Task<Void, Never>?
+    /// Deletes disappearing items when their time comes (ChatController+Reading).
+    var expiry = ExpiryTimer()
 
     private init(store: ChatStore, agent: Agent, user: ChatUser) {
         self.store = store
@@ -75,9 +77,11 @@ public actor ChatController {
             for await event in agent.events { await self.handle(event) }
         }
         await agent.start()
+        startExpiry()
     }
 
     public func stop() async {
+        stopExpiry()
         await agent.stop()
         await agentEvents?.value
         store.close()

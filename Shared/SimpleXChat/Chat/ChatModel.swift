@@ -49,6 +49,8 @@ public struct ChatItem: Equatable, Sendable {
     public let sharedMsgId: SharedMsgID?
     public var quote: ChatItemQuote?
     public var reactions: [ChatItemReaction]
+    /// A disappearing message's timer, if it is one.
+    public var timed: ChatItemTimed? = nil
 
     /// The plain text (for the line mode, previews, notifications, search).
     public var text: String { content.text }
@@ -80,6 +82,8 @@ public struct ChatPreview: Equatable, Sendable {
     public let contact: ChatContact
     public let lastItem: ChatItem?
     public let unreadCount: Int
+    /// The user marked the chat unread (apart from its unread items).
+    public var unreadChat: Bool = false
 }
 
 /// An item's history, for item info: its status changes and earlier versions.
