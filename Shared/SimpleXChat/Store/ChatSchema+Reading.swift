@@ -33,6 +33,8 @@ extension ChatSchema {
               AND i.item_status = 'rcv_new');
         -- The chat list: a user's chats by last activity.
         CREATE INDEX idx_contacts_chat_ts ON contacts (user_id, chat_ts);
+        -- Chats are named by display name or alias; with both indexed the lookup is two searches.
+        CREATE INDEX idx_contacts_local_alias ON contacts (user_id, local_alias);
 
         -- Ids only grow (AUTOINCREMENT), so a new item is always its chat's last.
         CREATE TRIGGER chat_items_contact_insert AFTER INSERT ON chat_items

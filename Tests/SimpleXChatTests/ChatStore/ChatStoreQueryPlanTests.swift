@@ -58,6 +58,12 @@ struct ChatStoreQueryPlanTests {
             Query(name: "first unread", sql: ChatSchema.Paging.firstUnread, arguments: [1, 2], indexes: ["idx_chat_items_contact_status"]),
             Query(name: "expired items", sql: ChatSchema.Reading.expired, arguments: [1, 1_000, 500], indexes: ["idx_chat_items_timed_delete_at"]),
             Query(name: "next expiry", sql: ChatSchema.Reading.nextExpiry, arguments: [1], indexes: ["idx_chat_items_timed_delete_at"]),
+            Query(
+                name: "contact by name or alias", sql: ChatStore.contactIdsNamed, arguments: [1, nil],
+                indexes: ["sqlite_autoindex_contacts_1 (user_id=? AND local_display_name=?)"]),
+            Query(
+                name: "contact by alias", sql: ChatStore.contactIdsNamed, arguments: [1, nil],
+                indexes: ["idx_contacts_local_alias (user_id=? AND local_alias=?)"]),
             // The delete trigger's query for a chat's new last item.
             Query(
                 name: "last item after a delete", sql: "SELECT max(chat_item_id) FROM chat_items WHERE user_id = ?1 AND contact_id = ?2",

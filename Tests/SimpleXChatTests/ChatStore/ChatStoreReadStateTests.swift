@@ -128,6 +128,19 @@ struct ChatStoreReadStateTests {
         }
     }
 
+    @Test func chatsAreNamedByDisplayNameOrAlias() throws {
+        let fixture = try ChatStoreFixture()
+        let bob = try fixture.contact("bob")
+        let carol = try fixture.contact("carol")
+        try fixture.store.setAlias(carol, "cc")
+        #expect(try fixture.store.contact(named: "bob", fixture.user).contactId == bob.contactId)
+        #expect(try fixture.store.contact(named: "cc", fixture.user).contactId == carol.contactId)
+        #expect(try fixture.store.contact(named: "carol", fixture.user).contactId == carol.contactId)
+        #expect(throws: ChatError.contactNotFound("dan")) { try fixture.store.contact(named: "dan", fixture.user) }
+        try fixture.store.deleteContact(bob)
+        #expect(throws: ChatError.contactNotFound("bob")) { try fixture.store.contact(named: "bob", fixture.user) }
+    }
+
     /// A database from before the reading migration gets its counts and last items filled in.
     @Test func migrationFillsCountsAndLastItemsOfExistingChats() throws {
         let directory = try TemporaryDirectory("chat-store")
