@@ -1,4 +1,5 @@
 import Foundation
+import SimpleXChat
 import Testing
 import TestSupport
 
@@ -42,7 +43,10 @@ import TestSupport
             out.contains(
                 "keychain          a key file: no Secret Service on the session bus, so the keychain's master key is "
                     + "in the key file \(tmp.appending("config"))/simplex/keychain.key (0600); 0 item(s)"))
-        #expect(out.contains("database          simplex_v1_chat.db: 1 migration(s) applied (20261129_initial), WAL"))
+        let migrations = ChatSchema.migrations
+        #expect(
+            out.contains(
+                "database          simplex_v1_chat.db: \(migrations.count) migration(s) applied (\(migrations[migrations.count - 1].name)), WAL"))
         #expect(
             out.contains(
                 "notifications     unavailable: no notification server: nothing owns org.freedesktop.Notifications "

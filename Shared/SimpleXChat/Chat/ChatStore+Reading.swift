@@ -40,12 +40,15 @@ extension ChatStore {
     /// Stored content, parsed. A text message — `{"text":…,"type":"text"}`, as `MsgContent.json`
     /// writes it with sorted keys — is `item_text` itself, so the common case needs no JSON parse.
     static func content(json: String, text: String) -> MsgContent {
-        if json.utf8.starts(with: textPrefix), json.utf8.reversed().starts(with: textSuffixReversed) { return .text(text) }
-        return content(json)
+        let isText = json.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.count >= textPrefix.count + textSuffix.count - 1 && bytes.prefix(textPrefix.count).elementsEqual(textPrefix)
+                && bytes.suffix(textSuffix.count).elementsEqual(textSuffix)
+        }
+        return isText == true ? .text(text) : content(json)
     }
 
     private static let textPrefix = Array(#"{"text":""#.utf8)
-    private static let textSuffixReversed = Array(#"","type":"text"}"#.utf8.reversed())
+    private static let textSuffix = Array(#"","type":"text"}"#.utf8)
 
     /// The items of `rows` (columns from `offset`) with their reactions, read in one query.
     func items(_ rows: [Row], at offset: Int = 0) throws(ChatError) -> [ChatItem] {
