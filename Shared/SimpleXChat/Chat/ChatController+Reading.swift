@@ -83,14 +83,16 @@ extension ChatController {
     @discardableResult
     public func markRead(contactId: Int64, itemIds: [Int64]? = nil) throws(ChatError) -> Int {
         let changed = try store.markRead(user, contactId: contactId, itemIds: itemIds)
-        if changed > 0 { try scheduleExpiry() }
+        if changed > 0 { try scheduleExpiry() } else { _ = try store.contact(id: contactId) }
         return changed
     }
 
     /// Marks received items unread again. Returns how many changed.
     @discardableResult
     public func markUnread(contactId: Int64, itemIds: [Int64]) throws(ChatError) -> Int {
-        try store.markUnread(user, contactId: contactId, itemIds: itemIds)
+        let changed = try store.markUnread(user, contactId: contactId, itemIds: itemIds)
+        if changed == 0 { _ = try store.contact(id: contactId) }
+        return changed
     }
 
     /// The user's "unread" mark on a whole chat, kept apart from its items' state.

@@ -104,6 +104,8 @@ struct ChatControllerReadingTests {
         let alice = try await Self.user("alice", relay: relay, in: directory)
         await #expect(throws: ChatError.contactNotFound("#42")) { try await alice.chat.chatItems(contactId: 42, .last(count: 10)) }
         await #expect(throws: ChatError.contactNotFound("#42")) { try await alice.chat.setChatUnread(contactId: 42, true) }
+        await #expect(throws: ChatError.contactNotFound("#42")) { try await alice.chat.markRead(contactId: 42) }
+        await #expect(throws: ChatError.contactNotFound("#42")) { try await alice.chat.markUnread(contactId: 42, itemIds: [1]) }
         await alice.chat.stop()
     }
 }
