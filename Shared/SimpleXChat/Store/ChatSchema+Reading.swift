@@ -33,6 +33,10 @@ extension ChatSchema {
               AND i.item_status = 'rcv_new');
         -- The chat list: a user's chats by last activity.
         CREATE INDEX idx_contacts_chat_ts ON contacts (user_id, chat_ts);
+        -- The chat list reads each contact's connection state from the index alone (it replaces
+        -- the index on contact_id, its prefix).
+        CREATE INDEX idx_connections_contact_state ON connections (contact_id, conn_status, agent_conn_id);
+        DROP INDEX idx_connections_contact_id;
         -- Chats are named by display name or alias; with both indexed the lookup is two searches.
         CREATE INDEX idx_contacts_local_alias ON contacts (user_id, local_alias);
 

@@ -45,6 +45,9 @@ struct ChatStoreQueryPlanTests {
                 indexes: ["sqlite_autoindex_chat_item_reactions_1 (chat_item_id=?)"], sortAllowed: true),
             Query(name: "chat list", sql: ChatSchema.Reading.chatList, arguments: [1], indexes: ["idx_contacts_chat_ts (user_id=?)"]),
             Query(
+                name: "chat list connection", sql: ChatSchema.Reading.chatList, arguments: [1],
+                indexes: ["COVERING INDEX idx_connections_contact_state (contact_id=?)"]),
+            Query(
                 name: "chat list last item", sql: ChatSchema.Reading.chatList, arguments: [1],
                 indexes: ["i USING INTEGER PRIMARY KEY (rowid=?)"]),
             Query(
