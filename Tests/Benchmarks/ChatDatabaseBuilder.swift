@@ -15,8 +15,10 @@ struct ChatBenchDatabase {
 
 enum ChatDatabaseBuilder {
     static let words = [
-        "hello", "see", "you", "tomorrow", "the", "meeting", "is", "at", "noon", "thanks", "for", "photos", "what", "about",
-        "weekend", "train", "was", "late", "again", "call", "me", "when", "home", "sounds", "good", "coffee", "later", "ok",
+        "hello", "see", "you", "tomorrow", "the", "meeting", "is", "at", "noon", "thanks", "for", "photos",
+        "what", "about",
+        "weekend", "train", "was", "late", "again", "call", "me", "when", "home", "sounds", "good", "coffee",
+        "later", "ok",
     ]
 
     /// `contacts` chats holding `items` items in all; the first chat gets half of them, the rest
@@ -24,7 +26,8 @@ enum ChatDatabaseBuilder {
     /// in 20 is an image, one in 50 mentions "lunch", three early items of the long chat "zebra";
     /// one in 50 has a reaction; the last items of each chat are unread.
     static func build(in groupDirectory: String, contacts: Int, items: Int) throws -> ChatBenchDatabase {
-        let user = try ChatController.createUser(groupDirectory: groupDirectory, profile: Profile(displayName: "alice", fullName: ""))
+        let user = try ChatController.createUser(
+            groupDirectory: groupDirectory, profile: Profile(displayName: "alice", fullName: ""))
         let database = try ChatSchema.openChatDatabase(path: groupDirectory + "/simplex_v1_chat.db")
         try database.execute("PRAGMA synchronous = OFF")
         defer { try? database.execute("PRAGMA synchronous = FULL") }
@@ -35,7 +38,8 @@ enum ChatDatabaseBuilder {
         let thumbnail = "data:image/jpg;base64," + String(repeating: "QUJD", count: 256)
         try database.transaction {
             let profile = try database.makeStatement(
-                "INSERT INTO contact_profiles (user_id, display_name, full_name, created_at, updated_at) VALUES (?, ?, '', ?, ?)")
+                "INSERT INTO contact_profiles (user_id, display_name, full_name, created_at, updated_at) VALUES (?, ?, '', ?, ?)"
+            )
             let contact = try database.makeStatement(
                 """
                 INSERT INTO contacts (user_id, local_display_name, contact_profile_id, chat_ts, created_at, updated_at)
@@ -49,7 +53,9 @@ enum ChatDatabaseBuilder {
             for index in 0..<contacts {
                 let name = index == 0 ? "bob" : "contact\(index)"
                 try profile.execute(arguments: [user.userId, name, start, start])
-                try contact.execute(arguments: [user.userId, name, database.lastInsertRowID, start, start, start])
+                try contact.execute(arguments: [
+                    user.userId, name, database.lastInsertRowID, start, start, start,
+                ])
                 let contactId = database.lastInsertRowID
                 contactIds.append(contactId)
                 try connection.execute(arguments: [user.userId, "bench-\(index)", contactId, start, start])
@@ -61,15 +67,18 @@ enum ChatDatabaseBuilder {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let reaction = try database.makeStatement(
-                "INSERT INTO chat_item_reactions (chat_item_id, reaction, reaction_sent, created_at) VALUES (?, '👍', 0, ?)")
+                "INSERT INTO chat_item_reactions (chat_item_id, reaction, reaction_sent, created_at) VALUES (?, '👍', 0, ?)"
+            )
             let others = contacts - 1
             for index in 0..<items {
                 let long = index % 2 == 0 || others == 0
                 let chat = long ? contactIds[0] : contactIds[1 + (index / 2) % others]
                 if long { longChatItems += 1 }
                 let sent = index % 3 == 0
-                var text = (0..<Int.random(in: 3...16, using: &random)).map { _ in words.randomElement(using: &random) ?? "" }
-                    .joined(separator: " ")
+                var text = (0..<Int.random(in: 3...16, using: &random)).map { _ in
+                    words.randomElement(using: &random) ?? ""
+                }
+                .joined(separator: " ")
                 if index % 50 == 7 { text += " lunch?" }
                 if long && [1_000, 2_000, 3_000].contains(longChatItems) { text += " zebra" }
                 let content: MsgContent = index % 20 == 4 ? .image(text: text, image: thumbnail) : .text(text)
@@ -77,26 +86,36 @@ enum ChatDatabaseBuilder {
                 let time = start.addingTimeInterval(Double(index) / 1000)
                 let shared = (0..<12).map { _ in UInt8.random(in: 0...255, using: &random) }
                 try item.execute(arguments: [
-                    user.userId, chat, sent, time, content.json.compactText, text, sent ? "snd_rcvd" : (unread ? "rcv_new" : "rcv_read"),
+                    user.userId, chat, sent, time, content.json.compactText, text,
+                    sent ? "snd_rcvd" : (unread ? "rcv_new" : "rcv_read"),
                     shared, time, time,
                 ])
                 if index % 50 == 3 { try reaction.execute(arguments: [database.lastInsertRowID, time]) }
             }
             try database.execute(
-                "UPDATE contacts SET chat_ts = (SELECT created_at FROM chat_items WHERE chat_item_id = contacts.last_chat_item_id)")
+                "UPDATE contacts SET chat_ts = (SELECT created_at FROM chat_items WHERE chat_item_id = contacts.last_chat_item_id)"
+            )
         }
         try database.close()
         return ChatBenchDatabase(
-            groupDirectory: groupDirectory, userId: user.userId, contactIds: contactIds, items: items, longChatItems: longChatItems)
+            groupDirectory: groupDirectory, userId: user.userId, contactIds: contactIds, items: items,
+            longChatItems: longChatItems)
     }
 
     /// A database `build` made earlier.
     static func existing(in groupDirectory: String) throws -> ChatBenchDatabase {
         let database = try Database(path: groupDirectory + "/simplex_v1_chat.db")
         let userId = try database.fetchValue(Int64.self, "SELECT user_id FROM users") ?? 0
-        let contactIds = try database.fetchAll("SELECT contact_id FROM contacts ORDER BY contact_id").map { try $0[0] as Int64 }
+        let contactIds = try database.fetchAll("SELECT contact_id FROM contacts ORDER BY contact_id").map {
+            try $0[0] as Int64
+        }
         let items = try database.fetchValue(Int.self, "SELECT count(*) FROM chat_items") ?? 0
-        let long = try database.fetchValue(Int.self, "SELECT count(*) FROM chat_items WHERE contact_id = ?", arguments: [contactIds.first]) ?? 0
-        return ChatBenchDatabase(groupDirectory: groupDirectory, userId: userId, contactIds: contactIds, items: items, longChatItems: long)
+        let long =
+            try database.fetchValue(
+                Int.self, "SELECT count(*) FROM chat_items WHERE contact_id = ?",
+                arguments: [contactIds.first]) ?? 0
+        return ChatBenchDatabase(
+            groupDirectory: groupDirectory, userId: userId, contactIds: contactIds, items: items,
+            longChatItems: long)
     }
 }

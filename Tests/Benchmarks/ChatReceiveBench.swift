@@ -24,12 +24,14 @@ func chatReceiveLines() async throws -> [String] {
     for name in ["alice", "bob"] {
         let groupDirectory = directory.appending(name)
         try FileManager.default.createDirectory(atPath: groupDirectory, withIntermediateDirectories: true)
-        _ = try ChatController.createUser(groupDirectory: groupDirectory, profile: Profile(displayName: name, fullName: ""))
+        _ = try ChatController.createUser(
+            groupDirectory: groupDirectory, profile: Profile(displayName: name, fullName: ""))
         try ChatController.setServers(groupDirectory: groupDirectory, [address])
         secrets[name] = try AgentSecrets(key: SecureBytes.random(count: 32))
     }
     func open(_ name: String) async throws -> (ChatController, EventCounter<ChatEvent>) {
-        let chat = try await ChatController.open(groupDirectory: directory.appending(name), secrets: secrets[name]!)
+        let chat = try await ChatController.open(
+            groupDirectory: directory.appending(name), secrets: secrets[name]!)
         return (chat, EventCounter(chat.events))
     }
 
@@ -39,13 +41,18 @@ func chatReceiveLines() async throws -> [String] {
     await bob.start()
     for _ in 0..<connections { try await bob.connect(link: try await alice.createInvitation()) }
     for events in [aliceEvents, bobEvents] {
-        let connected = try await events.wait(for: connections, idle: .seconds(20)) { if case .contactConnected = $0 { true } else { false } }
-        guard connected == connections else { throw RelayBenchError("only \(connected) of \(connections) connections were made") }
+        let connected = try await events.wait(for: connections, idle: .seconds(20)) {
+            if case .contactConnected = $0 { true } else { false }
+        }
+        guard connected == connections else {
+            throw RelayBenchError("only \(connected) of \(connections) connections were made")
+        }
     }
     await bob.stop()
 
     let names = try await alice.contacts().map(\.localDisplayName)
-    let text = String(repeating: "a message of about a hundred bytes, as chat messages mostly are. ", count: 2)
+    let text = String(
+        repeating: "a message of about a hundred bytes, as chat messages mostly are. ", count: 2)
     for round in 0..<perConnection {
         for name in names { _ = try await alice.send(to: name, .text("\(round) \(text)")) }
     }
@@ -59,7 +66,9 @@ func chatReceiveLines() async throws -> [String] {
     (bob, bobEvents) = try await open("bob")
     let start = ContinuousClock.now
     await bob.start()
-    let received = try await bobEvents.wait(for: total, idle: .seconds(10)) { if case .newItem = $0 { true } else { false } }
+    let received = try await bobEvents.wait(for: total, idle: .seconds(10)) {
+        if case .newItem = $0 { true } else { false }
+    }
     let seconds = ((bobEvents.lastMatch ?? .now) - start).seconds
     await bob.stop()
     let (agentReceived, agentSeconds) = try await agentReceiveThroughput(
@@ -79,7 +88,9 @@ func chatReceiveLines() async throws -> [String] {
 
 /// The agent's share of the pipeline: the same connections and preloaded queues, with the app
 /// only acknowledging (with a receipt) instead of storing chat items.
-private func agentReceiveThroughput(serverPath: String, connections: Int, perConnection: Int) async throws -> (Int, Double) {
+private func agentReceiveThroughput(serverPath: String, connections: Int, perConnection: Int) async throws
+    -> (Int, Double)
+{
     let total = connections * perConnection
     let directory = try TemporaryDirectory("agent-receive-bench")
     let relay = try RelayChild.initializedAndStarted(server: serverPath, config: directory.appending("relay"))
@@ -100,9 +111,13 @@ private func agentReceiveThroughput(serverPath: String, connections: Int, perCon
     for _ in 0..<connections {
         let (id, link) = try await alice.createInvitation()
         _ = try await bob.joinConnection(link, connInfo: Array("bob".utf8))
-        try await aliceEvents.wait(for: 1, idle: .seconds(20)) { if case .confirmation = $0 { true } else { false } }
+        try await aliceEvents.wait(for: 1, idle: .seconds(20)) {
+            if case .confirmation = $0 { true } else { false }
+        }
         try await alice.allowConnection(id, connInfo: Array("alice".utf8))
-        try await bobEvents.wait(for: 1, idle: .seconds(20)) { if case .connected = $0 { true } else { false } }
+        try await bobEvents.wait(for: 1, idle: .seconds(20)) {
+            if case .connected = $0 { true } else { false }
+        }
         ids.append(id)
     }
     await bob.stop()
@@ -116,11 +131,15 @@ private func agentReceiveThroughput(serverPath: String, connections: Int, perCon
     bob = try await open(1)
     let receiver = bob
     bobEvents = EventCounter(bob.events) { event in
-        if case .message(let id, let message) = event { try? await receiver.ackMessage(id, agentMsgID: message.agentMsgID, receipt: true) }
+        if case .message(let id, let message) = event {
+            try? await receiver.ackMessage(id, agentMsgID: message.agentMsgID, receipt: true)
+        }
     }
     let start = ContinuousClock.now
     await bob.start()
-    let received = try await bobEvents.wait(for: total, idle: .seconds(10)) { if case .message = $0 { true } else { false } }
+    let received = try await bobEvents.wait(for: total, idle: .seconds(10)) {
+        if case .message = $0 { true } else { false }
+    }
     let seconds = ((bobEvents.lastMatch ?? .now) - start).seconds
     await bob.stop()
     return (received, seconds)

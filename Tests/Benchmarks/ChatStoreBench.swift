@@ -11,7 +11,9 @@ func chatBenchmarkLines() async throws -> [String] {
 }
 
 /// Latencies of `runs` calls of `body` after `warmup` unmeasured ones.
-private func latencies(runs: Int, warmup: Int = 50, _ body: (Int) async throws -> Void) async rethrows -> Latencies {
+private func latencies(runs: Int, warmup: Int = 50, _ body: (Int) async throws -> Void) async rethrows
+    -> Latencies
+{
     for index in 0..<warmup { try await body(index) }
     let clock = ContinuousClock()
     var samples: [Double] = []
@@ -58,31 +60,42 @@ private func chatReadingLines(contacts: Int, items: Int) async throws -> [String
         "database: \(grouped(Double(items))) items in \(grouped(Double(contacts))) chats, the long one \(grouped(Double(built.longChatItems))) items, "
             + "interleaved; \(size) MB, built in \(format((clock.now - buildStart).seconds, 1)) s"
     ]
-    let chat = try await ChatController.open(groupDirectory: directory, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+    let chat = try await ChatController.open(
+        groupDirectory: directory, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
     let user = built.userId
     let long = built.contactIds[0]
     let rawPage = try RawSQLiteQuery(path: path, sql: ChatSchema.Reading.page(.before), cacheKiB: 32_768)
 
     // Open a chat: its last 50 items, as the command API asks (`/_get chat @1 count=50`).
     let randomChats = (0..<1_050).map { _ in built.contactIds.randomElement() ?? long }
-    for (label, chatIds) in [("the long chat", [Int64](repeating: long, count: 1_050)), ("random chats of 1,000", randomChats)] {
+    for (label, chatIds) in [
+        ("the long chat", [Int64](repeating: long, count: 1_050)), ("random chats of 1,000", randomChats),
+    ] {
         let api = try await latencies(runs: 1_000) { index in
             let page = try await chat.chatItems(contactId: chatIds[index], .last(count: 50))
             precondition(page.count == 50)
         }
-        let raw = await latencies(runs: 1_000) { index in precondition(rawPage.run([user, chatIds[index], .max, 50]) == 50) }
+        let raw = await latencies(runs: 1_000) { index in
+            precondition(rawPage.run([user, chatIds[index], .max, 50]) == 50)
+        }
         lines.append(
             "open a chat (last 50 items, ChatController.chatItems), \(label): \(api.text); raw SQL page (C API, no model): \(raw.text); "
-                + "ratio p50 \(format(api.p50 / raw.p50, 1))×, p99 \(format(api.p99 / raw.p99, 1))× (goal p99 ≤ 2 ms and ≤ 5×)")
+                + "ratio p50 \(format(api.p50 / raw.p50, 1))×, p99 \(format(api.p99 / raw.p99, 1))× (goal p99 ≤ 2 ms and ≤ 5×)"
+        )
     }
     // By name, as the line mode does: the contact lookup comes first.
     let byName = try await latencies(runs: 1_000) { _ in _ = try await chat.lastItems(in: "bob", count: 50) }
     lines.append("open the long chat by name (lastItems(in:count:), with the contact lookup): \(byName.text)")
 
     // Deep in the history, and the other page shapes.
-    let middle = try await chat.chatItems(contactId: long, .last(count: built.longChatItems / 2)).first?.itemId ?? 1
-    let deep = try await latencies(runs: 1_000) { _ in _ = try await chat.chatItems(contactId: long, .before(id: middle, count: 50)) }
-    let around = try await latencies(runs: 1_000) { _ in _ = try await chat.chatItems(contactId: long, .around(id: middle, count: 25)) }
+    let middle =
+        try await chat.chatItems(contactId: long, .last(count: built.longChatItems / 2)).first?.itemId ?? 1
+    let deep = try await latencies(runs: 1_000) { _ in
+        _ = try await chat.chatItems(contactId: long, .before(id: middle, count: 50))
+    }
+    let around = try await latencies(runs: 1_000) { _ in
+        _ = try await chat.chatItems(contactId: long, .around(id: middle, count: 25))
+    }
     let images = try await latencies(runs: 1_000) { _ in
         let page = try await chat.chatItems(contactId: long, .last(count: 50), filter: .images)
         precondition(page.count == 50)
@@ -97,7 +110,9 @@ private func chatReadingLines(contacts: Int, items: Int) async throws -> [String
         precondition(previews.count == contacts)
     }
     let rawList = try RawSQLiteQuery(path: path, sql: ChatSchema.Reading.chatList, cacheKiB: 32_768)
-    let rawListTime = await latencies(runs: 200, warmup: 10) { _ in precondition(rawList.run([user]) == contacts) }
+    let rawListTime = await latencies(runs: 200, warmup: 10) { _ in
+        precondition(rawList.run([user]) == contacts)
+    }
     lines.append(
         "chat list of \(grouped(Double(contacts))) chats (last item, unread count, by activity): \(list.text); "
             + "raw SQL \(rawListTime.text) (goal ≤ 5 ms)")
@@ -114,7 +129,8 @@ private func chatReadingLines(contacts: Int, items: Int) async throws -> [String
     }
     lines.append(
         "search all chats, a page of 20 of a word in 1 item of 50: \(common.text); "
-            + "in the long chat, a word in 3 of its items (reads all \(grouped(Double(built.longChatItems)))): \(rare.text)")
+            + "in the long chat, a word in 3 of its items (reads all \(grouped(Double(built.longChatItems)))): \(rare.text)"
+    )
     await chat.stop()
     return lines
 }

@@ -29,7 +29,11 @@ final class RawSQLiteQuery {
     func run(_ arguments: [Int64?]) -> Int {
         sqlite3_reset(statement)
         for (offset, value) in arguments.enumerated() {
-            if let value { sqlite3_bind_int64(statement, Int32(offset + 1), value) } else { sqlite3_bind_null(statement, Int32(offset + 1)) }
+            if let value {
+                sqlite3_bind_int64(statement, Int32(offset + 1), value)
+            } else {
+                sqlite3_bind_null(statement, Int32(offset + 1))
+            }
         }
         let columns = sqlite3_column_count(statement)
         var rows = 0
@@ -37,7 +41,8 @@ final class RawSQLiteQuery {
         while sqlite3_step(statement) == SQLITE_ROW {
             for column in 0..<columns {
                 switch sqlite3_column_type(statement, column) {
-                case SQLITE_INTEGER: checksum &+= Int(truncatingIfNeeded: sqlite3_column_int64(statement, column))
+                case SQLITE_INTEGER:
+                    checksum &+= Int(truncatingIfNeeded: sqlite3_column_int64(statement, column))
                 case SQLITE_TEXT:
                     _ = sqlite3_column_text(statement, column)
                     checksum &+= Int(sqlite3_column_bytes(statement, column))

@@ -11,7 +11,8 @@ extension ChatController {
     /// A page of the chat with contact `contactId`, optionally only items of one content type
     /// or whose text contains `search`.
     public func chatItems(
-        contactId: Int64, _ pagination: ChatPagination, filter: ChatContentFilter? = nil, search: String? = nil
+        contactId: Int64, _ pagination: ChatPagination, filter: ChatContentFilter? = nil,
+        search: String? = nil
     ) throws(ChatError) -> [ChatItem] {
         let items = try store.items(user, contactId: contactId, pagination, filter: filter, search: search)
         // An empty page may be an empty chat or no chat at all; only then is the contact looked up.
@@ -20,26 +21,42 @@ extension ChatController {
     }
 
     /// The last `count` items of a chat.
-    public func lastItems(in name: String, count: Int, filter: ChatContentFilter? = nil) throws(ChatError) -> [ChatItem] {
-        try store.items(user, contactId: try contact(named: name).contactId, .last(count: count), filter: filter)
+    public func lastItems(in name: String, count: Int, filter: ChatContentFilter? = nil) throws(ChatError)
+        -> [ChatItem]
+    {
+        try store.items(
+            user, contactId: try contact(named: name).contactId, .last(count: count), filter: filter)
     }
 
     /// `count` items older than item `id`.
-    public func items(in name: String, before id: Int64, count: Int, filter: ChatContentFilter? = nil) throws(ChatError) -> [ChatItem] {
-        try store.items(user, contactId: try contact(named: name).contactId, .before(id: id, count: count), filter: filter)
+    public func items(in name: String, before id: Int64, count: Int, filter: ChatContentFilter? = nil)
+        throws(ChatError) -> [ChatItem]
+    {
+        try store.items(
+            user, contactId: try contact(named: name).contactId, .before(id: id, count: count), filter: filter
+        )
     }
 
     /// `count` items newer than item `id`.
-    public func items(in name: String, after id: Int64, count: Int, filter: ChatContentFilter? = nil) throws(ChatError) -> [ChatItem] {
-        try store.items(user, contactId: try contact(named: name).contactId, .after(id: id, count: count), filter: filter)
+    public func items(in name: String, after id: Int64, count: Int, filter: ChatContentFilter? = nil)
+        throws(ChatError) -> [ChatItem]
+    {
+        try store.items(
+            user, contactId: try contact(named: name).contactId, .after(id: id, count: count), filter: filter)
     }
 
     /// Item `id` with `count` items on each side (to open a chat at a search result or a quote).
-    public func items(in name: String, around id: Int64, count: Int, filter: ChatContentFilter? = nil) throws(ChatError) -> [ChatItem] {
-        try store.items(user, contactId: try contact(named: name).contactId, .around(id: id, count: count), filter: filter)
+    public func items(in name: String, around id: Int64, count: Int, filter: ChatContentFilter? = nil)
+        throws(ChatError) -> [ChatItem]
+    {
+        try store.items(
+            user, contactId: try contact(named: name).contactId, .around(id: id, count: count), filter: filter
+        )
     }
 
-    public func findItem(in name: String, direction: ChatItemDirection?, textPrefix: String) throws(ChatError) -> ChatItem {
+    public func findItem(in name: String, direction: ChatItemDirection?, textPrefix: String) throws(ChatError)
+        -> ChatItem
+    {
         try store.item(try contact(named: name), direction: direction, textPrefix: textPrefix)
     }
 
@@ -50,13 +67,18 @@ extension ChatController {
 
     /// Items whose text contains `text`, newest first, in one chat (or all when `name` is nil);
     /// the next page is the one `before` the last item found.
-    public func search(_ text: String, in name: String?, before: Int64? = nil, count: Int = 20) throws(ChatError) -> [(ChatContact, ChatItem)] {
+    public func search(_ text: String, in name: String?, before: Int64? = nil, count: Int = 20)
+        throws(ChatError) -> [(ChatContact, ChatItem)]
+    {
         let contact: ChatContact? = try name.map { name throws(ChatError) in try self.contact(named: name) }
-        let found = try store.search(user, contactId: contact?.contactId, text: text, before: before, count: count)
+        let found = try store.search(
+            user, contactId: contact?.contactId, text: text, before: before, count: count)
         var contacts: [Int64: ChatContact] = contact.map { [$0.contactId: $0] } ?? [:]
         var results: [(ChatContact, ChatItem)] = []
         for item in found {
-            if contacts[item.contactId] == nil { contacts[item.contactId] = try store.contact(id: item.contactId) }
+            if contacts[item.contactId] == nil {
+                contacts[item.contactId] = try store.contact(id: item.contactId)
+            }
             if let owner = contacts[item.contactId] { results.append((owner, item)) }
         }
         return results

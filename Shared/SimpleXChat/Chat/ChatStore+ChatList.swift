@@ -25,7 +25,8 @@ extension ChatStore {
             if let id = item?.itemId, let found = reactions[id] { item?.reactions = found }
             previews.append(
                 ChatPreview(
-                    contact: try listedContact(row), lastItem: item, unreadCount: try column(row, 7), unreadChat: try column(row, 8)))
+                    contact: try listedContact(row), lastItem: item, unreadCount: try column(row, 7),
+                    unreadChat: try column(row, 8)))
         }
         return previews
     }
@@ -34,7 +35,8 @@ extension ChatStore {
         let status: String? = try column(row, 6)
         return ChatContact(
             contactId: try column(row, 0), localDisplayName: try column(row, 1),
-            profile: Profile(displayName: try column(row, 3), fullName: try column(row, 4)), localAlias: try column(row, 2),
+            profile: Profile(displayName: try column(row, 3), fullName: try column(row, 4)),
+            localAlias: try column(row, 2),
             agentConnectionID: try column(row, 5), ready: status == "ready")
     }
 
@@ -92,7 +94,9 @@ extension ChatStore {
 
     /// The user's own "unread" mark on a chat (SimpleX `unread_chat`).
     func setUnreadChat(contactId: Int64, _ unread: Bool) throws(ChatError) {
-        try run("UPDATE contacts SET unread_chat = ?, updated_at = ? WHERE contact_id = ?", [unread, now(), contactId])
+        try run(
+            "UPDATE contacts SET unread_chat = ?, updated_at = ? WHERE contact_id = ?",
+            [unread, now(), contactId])
     }
 
     func markRead(_ user: ChatUser, _ contact: ChatContact) throws(ChatError) {
@@ -105,8 +109,14 @@ extension ChatStore {
     /// read (a received one).
     func setTimed(_ item: ChatItem, ttl: Int, startNow: Bool) throws(ChatError) -> ChatItem {
         // Whole milliseconds, as the column keeps it, so the item equals one read back.
-        let deleteAt = startNow ? Date(timeIntervalSince1970: ((now().timeIntervalSince1970 + Double(ttl)) * 1000).rounded() / 1000) : nil
-        try run("UPDATE chat_items SET timed_ttl = ?, timed_delete_at = ? WHERE chat_item_id = ?", [ttl, deleteAt, item.itemId])
+        let deleteAt =
+            startNow
+            ? Date(
+                timeIntervalSince1970: ((now().timeIntervalSince1970 + Double(ttl)) * 1000).rounded() / 1000)
+            : nil
+        try run(
+            "UPDATE chat_items SET timed_ttl = ?, timed_delete_at = ? WHERE chat_item_id = ?",
+            [ttl, deleteAt, item.itemId])
         var timed = item
         timed.timed = ChatItemTimed(ttl: ttl, deleteAt: deleteAt)
         return timed
@@ -120,7 +130,9 @@ extension ChatStore {
         while true {
             let found = try transaction { () throws(ChatError) -> [ChatItem] in
                 let expired = try items(rows(ChatSchema.Reading.expired, [user.userId, now(), batch]))
-                for item in expired { try run("DELETE FROM chat_items WHERE chat_item_id = ?", [item.itemId]) }
+                for item in expired {
+                    try run("DELETE FROM chat_items WHERE chat_item_id = ?", [item.itemId])
+                }
                 return expired
             }
             deleted += found

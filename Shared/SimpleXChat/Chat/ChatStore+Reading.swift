@@ -25,14 +25,21 @@ extension ChatStore {
         let deleteAt: Date? = try column(row, offset + Column.timedDeleteAt)
         let status: String = try column(row, offset + Column.status)
         return ChatItem(
-            itemId: try column(row, offset + Column.id), contactId: try column(row, offset + Column.contactId),
+            itemId: try column(row, offset + Column.id),
+            contactId: try column(row, offset + Column.contactId),
             direction: (try column(row, offset + Column.sent) as Bool) ? .sent : .received,
-            content: Self.content(json: try column(row, offset + Column.content), text: try column(row, offset + Column.text)),
-            status: ChatItemStatus(rawValue: status) ?? .rcvNew, timestamp: try column(row, offset + Column.ts),
-            edited: try column(row, offset + Column.edited), deleted: try column(row, offset + Column.deleted),
-            forwarded: try column(row, offset + Column.forwarded), sharedMsgId: shared.map { SharedMsgID(bytes: $0) },
+            content: Self.content(
+                json: try column(row, offset + Column.content), text: try column(row, offset + Column.text)),
+            status: ChatItemStatus(rawValue: status) ?? .rcvNew,
+            timestamp: try column(row, offset + Column.ts),
+            edited: try column(row, offset + Column.edited),
+            deleted: try column(row, offset + Column.deleted),
+            forwarded: try column(row, offset + Column.forwarded),
+            sharedMsgId: shared.map { SharedMsgID(bytes: $0) },
             quote: quotedContent.map {
-                ChatItemQuote(sharedMsgId: quotedShared.map { SharedMsgID(bytes: $0) }, sentByUser: quotedSent ?? false, content: Self.content($0))
+                ChatItemQuote(
+                    sharedMsgId: quotedShared.map { SharedMsgID(bytes: $0) }, sentByUser: quotedSent ?? false,
+                    content: Self.content($0))
             },
             reactions: [], timed: ttl.map { ChatItemTimed(ttl: $0, deleteAt: deleteAt) })
     }
@@ -41,7 +48,8 @@ extension ChatStore {
     /// writes it with sorted keys — is `item_text` itself, so the common case needs no JSON parse.
     static func content(json: String, text: String) -> MsgContent {
         let isText = json.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.count >= textPrefix.count + textSuffix.count - 1 && bytes.prefix(textPrefix.count).elementsEqual(textPrefix)
+            bytes.count >= textPrefix.count + textSuffix.count - 1
+                && bytes.prefix(textPrefix.count).elementsEqual(textPrefix)
                 && bytes.suffix(textSuffix.count).elementsEqual(textSuffix)
         }
         return isText == true ? .text(text) : content(json)
@@ -82,14 +90,20 @@ extension ChatStore {
     /// A page of a contact's chat, oldest first, optionally only items of one content type or
     /// whose text contains `search` (case-insensitive for ASCII, as SQLite's LIKE).
     func items(
-        _ user: ChatUser, contactId: Int64, _ pagination: ChatPagination, filter: ChatContentFilter? = nil, search: String? = nil
+        _ user: ChatUser, contactId: Int64, _ pagination: ChatPagination, filter: ChatContentFilter? = nil,
+        search: String? = nil
     ) throws(ChatError) -> [ChatItem] {
-        func page(_ direction: ChatSchema.Reading.Direction, _ cursor: Int64, _ count: Int) throws(ChatError) -> [Row] {
+        func page(_ direction: ChatSchema.Reading.Direction, _ cursor: Int64, _ count: Int) throws(ChatError)
+            -> [Row]
+        {
             guard count > 0 else { return [] }
             let sql = Self.pageSQL(direction, tag: filter != nil, search: search != nil)
-            let arguments: [(any DatabaseValueConvertible)?] = [user.userId, contactId, cursor, count, filter?.contentType, search.map(Self.likePattern)]
+            let arguments: [(any DatabaseValueConvertible)?] = [
+                user.userId, contactId, cursor, count, filter?.contentType, search.map(Self.likePattern),
+            ]
             // SQLite counts parameters up to the highest number used: ?6 with a search, ?5 with a filter.
-            return try rows(sql, StatementArguments(Array(arguments.prefix(search != nil ? 6 : filter != nil ? 5 : 4))))
+            return try rows(
+                sql, StatementArguments(Array(arguments.prefix(search != nil ? 6 : filter != nil ? 5 : 4))))
         }
         switch pagination {
         case .last(let count):
@@ -106,13 +120,17 @@ extension ChatStore {
             guard let unread = try firstUnread(user, contactId: contactId) else {
                 return try items(page(.before, .max, count).reversed())
             }
-            return try items(user, contactId: contactId, .around(id: unread, count: count), filter: filter, search: search)
+            return try items(
+                user, contactId: contactId, .around(id: unread, count: count), filter: filter, search: search)
         }
     }
 
     /// The SQL of each page shape, built once: a statement is cached by its text.
-    private static let pageSQLs: [String] = [ChatSchema.Reading.Direction.before, .after].flatMap { direction in
-        [(false, false), (false, true), (true, false), (true, true)].map { ChatSchema.Reading.page(direction, tag: $0.0, search: $0.1) }
+    private static let pageSQLs: [String] = [ChatSchema.Reading.Direction.before, .after].flatMap {
+        direction in
+        [(false, false), (false, true), (true, false), (true, true)].map {
+            ChatSchema.Reading.page(direction, tag: $0.0, search: $0.1)
+        }
     }
 
     static func pageSQL(_ direction: ChatSchema.Reading.Direction, tag: Bool, search: Bool) -> String {
@@ -130,7 +148,8 @@ extension ChatStore {
     }
 
     func firstUnread(_ user: ChatUser, contactId: Int64) throws(ChatError) -> Int64? {
-        try row(ChatSchema.Paging.firstUnread, [":user_id": user.userId, ":contact_id": contactId]).map { row throws(ChatError) in
+        try row(ChatSchema.Paging.firstUnread, [":user_id": user.userId, ":contact_id": contactId]).map {
+            row throws(ChatError) in
             try column(row, 0)
         }
     }
@@ -141,12 +160,16 @@ extension ChatStore {
     }
 
     /// `count` items before (older than) item `id`, oldest first.
-    func items(_ user: ChatUser, _ contact: ChatContact, before id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
+    func items(_ user: ChatUser, _ contact: ChatContact, before id: Int64, count: Int) throws(ChatError)
+        -> [ChatItem]
+    {
         try items(user, contactId: contact.contactId, .before(id: id, count: count))
     }
 
     /// `count` items after (newer than) item `id`, oldest first.
-    func items(_ user: ChatUser, _ contact: ChatContact, after id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
+    func items(_ user: ChatUser, _ contact: ChatContact, after id: Int64, count: Int) throws(ChatError)
+        -> [ChatItem]
+    {
         try items(user, contactId: contact.contactId, .after(id: id, count: count))
     }
 
@@ -154,13 +177,19 @@ extension ChatStore {
 
     /// Items whose text contains `text`, newest first, older than item `before` (when given), in
     /// one chat or in all the user's chats. Deleted items are not found.
-    func search(_ user: ChatUser, contactId: Int64?, text: String, before: Int64? = nil, count: Int) throws(ChatError) -> [ChatItem] {
+    func search(_ user: ChatUser, contactId: Int64?, text: String, before: Int64? = nil, count: Int)
+        throws(ChatError) -> [ChatItem]
+    {
         guard count > 0 else { return [] }
-        let sql = contactId == nil ? ChatSchema.Reading.searchAll : Self.pageSQL(.before, tag: false, search: true)
-        return try items(rows(sql, [user.userId, contactId, before ?? .max, count, nil, Self.likePattern(text)]))
+        let sql =
+            contactId == nil ? ChatSchema.Reading.searchAll : Self.pageSQL(.before, tag: false, search: true)
+        return try items(
+            rows(sql, [user.userId, contactId, before ?? .max, count, nil, Self.likePattern(text)]))
     }
 
-    func search(_ user: ChatUser, _ contact: ChatContact?, text: String, count: Int) throws(ChatError) -> [ChatItem] {
+    func search(_ user: ChatUser, _ contact: ChatContact?, text: String, count: Int) throws(ChatError)
+        -> [ChatItem]
+    {
         try search(user, contactId: contact?.contactId, text: text, count: count)
     }
 }

@@ -101,7 +101,9 @@ extension ChatSchema {
             var conditions = ["i.user_id = ?1", "i.contact_id = ?2"]
             if tag { conditions.append("i.msg_content_tag = ?5") }
             conditions.append(direction == .before ? "i.chat_item_id < ?3" : "i.chat_item_id > ?3")
-            if search { conditions.append(contentsOf: ["i.item_deleted = 0", "i.item_text LIKE ?6 ESCAPE '\\'"]) }
+            if search {
+                conditions.append(contentsOf: ["i.item_deleted = 0", "i.item_text LIKE ?6 ESCAPE '\\'"])
+            }
             return """
                 SELECT \(itemColumns) FROM chat_items i
                 WHERE \(conditions.joined(separator: " AND "))

@@ -46,12 +46,16 @@ struct ChatControllerReadingTests {
         let events: EventLog
     }
 
-    static func user(_ name: String, relay: RelayProcess, in directory: TemporaryDirectory) async throws -> User {
+    static func user(_ name: String, relay: RelayProcess, in directory: TemporaryDirectory) async throws
+        -> User
+    {
         let groupDirectory = directory.appending(name)
         try FileManager.default.createDirectory(atPath: groupDirectory, withIntermediateDirectories: true)
-        _ = try ChatController.createUser(groupDirectory: groupDirectory, profile: Profile(displayName: name, fullName: ""))
+        _ = try ChatController.createUser(
+            groupDirectory: groupDirectory, profile: Profile(displayName: name, fullName: ""))
         try ChatController.setServers(groupDirectory: groupDirectory, [try SMPServerAddress(relay.address)])
-        let chat = try await ChatController.open(groupDirectory: groupDirectory, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        let chat = try await ChatController.open(
+            groupDirectory: groupDirectory, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
         let events = EventLog(chat.events)
         await chat.start()
         return User(chat: chat, events: events)
@@ -63,8 +67,12 @@ struct ChatControllerReadingTests {
         let alice = try await Self.user("alice", relay: relay, in: directory)
         let bob = try await Self.user("bob", relay: relay, in: directory)
         try await bob.chat.connect(link: try await alice.chat.createInvitation())
-        let bobContact = try await alice.events.next { if case .contactConnected(let contact) = $0 { contact } else { nil } }
-        let aliceContact = try await bob.events.next { if case .contactConnected(let contact) = $0 { contact } else { nil } }
+        let bobContact = try await alice.events.next {
+            if case .contactConnected(let contact) = $0 { contact } else { nil }
+        }
+        let aliceContact = try await bob.events.next {
+            if case .contactConnected(let contact) = $0 { contact } else { nil }
+        }
 
         let kept = try await alice.chat.send(to: bobContact.localDisplayName, .text("stays"))
         let sent = try await alice.chat.send(to: bobContact.localDisplayName, .text("goes in 1 s"), ttl: 1)
@@ -76,23 +84,36 @@ struct ChatControllerReadingTests {
         #expect(received.timed == ChatItemTimed(ttl: 1, deleteAt: nil))
 
         // The sender's copy goes after its second; the unread received one stays.
-        let aliceExpired = try await alice.events.next { if case .itemsExpired(_, let items) = $0 { items } else { nil } }
+        let aliceExpired = try await alice.events.next {
+            if case .itemsExpired(_, let items) = $0 { items } else { nil }
+        }
         #expect(aliceExpired.map(\.itemId) == [sent.itemId])
-        #expect(try await alice.chat.chatItems(contactId: bobContact.contactId, .last(count: 10)).map(\.text) == ["stays"])
+        #expect(
+            try await alice.chat.chatItems(contactId: bobContact.contactId, .last(count: 10)).map(\.text) == [
+                "stays"
+            ])
         try await Task.sleep(for: .milliseconds(1_500))
-        #expect(try await bob.chat.chatItems(contactId: aliceContact.contactId, .last(count: 10)).map(\.text) == ["stays", "goes in 1 s"])
+        #expect(
+            try await bob.chat.chatItems(contactId: aliceContact.contactId, .last(count: 10)).map(\.text) == [
+                "stays", "goes in 1 s",
+            ])
         #expect(try await bob.chat.chatList().first?.unreadCount == 2)
 
         // Read: its timer starts, and a second later it is gone.
-        #expect(try await bob.chat.markRead(contactId: aliceContact.contactId, itemIds: [received.itemId]) == 1)
-        let bobExpired = try await bob.events.next { if case .itemsExpired(_, let items) = $0 { items } else { nil } }
+        #expect(
+            try await bob.chat.markRead(contactId: aliceContact.contactId, itemIds: [received.itemId]) == 1)
+        let bobExpired = try await bob.events.next {
+            if case .itemsExpired(_, let items) = $0 { items } else { nil }
+        }
         #expect(bobExpired.map(\.itemId) == [received.itemId])
         let left = try await bob.chat.chatItems(contactId: aliceContact.contactId, .last(count: 10))
         #expect(left.map(\.text) == ["stays"])
         #expect(try await bob.chat.chatList().first?.unreadCount == 1)
         // Search and the named pages see the same chat.
         #expect(try await bob.chat.search("goes", in: nil).isEmpty)
-        #expect(try await bob.chat.lastItems(in: aliceContact.localDisplayName, count: 5).map(\.itemId) == left.map(\.itemId))
+        #expect(
+            try await bob.chat.lastItems(in: aliceContact.localDisplayName, count: 5).map(\.itemId)
+                == left.map(\.itemId))
 
         await alice.chat.stop()
         await bob.chat.stop()
@@ -102,10 +123,18 @@ struct ChatControllerReadingTests {
         let relay = try await RelayProcess()
         let directory = try TemporaryDirectory("chat-reading")
         let alice = try await Self.user("alice", relay: relay, in: directory)
-        await #expect(throws: ChatError.contactNotFound("#42")) { try await alice.chat.chatItems(contactId: 42, .last(count: 10)) }
-        await #expect(throws: ChatError.contactNotFound("#42")) { try await alice.chat.setChatUnread(contactId: 42, true) }
-        await #expect(throws: ChatError.contactNotFound("#42")) { try await alice.chat.markRead(contactId: 42) }
-        await #expect(throws: ChatError.contactNotFound("#42")) { try await alice.chat.markUnread(contactId: 42, itemIds: [1]) }
+        await #expect(throws: ChatError.contactNotFound("#42")) {
+            try await alice.chat.chatItems(contactId: 42, .last(count: 10))
+        }
+        await #expect(throws: ChatError.contactNotFound("#42")) {
+            try await alice.chat.setChatUnread(contactId: 42, true)
+        }
+        await #expect(throws: ChatError.contactNotFound("#42")) {
+            try await alice.chat.markRead(contactId: 42)
+        }
+        await #expect(throws: ChatError.contactNotFound("#42")) {
+            try await alice.chat.markUnread(contactId: 42, itemIds: [1])
+        }
         await alice.chat.stop()
     }
 }

@@ -29,7 +29,10 @@ struct ChatStoreReadStateTests {
         #expect(list[3].contact == eve)
         // New activity moves a chat to the top.
         try fixture.text(bob, "b3", sent: true)
-        #expect(try fixture.store.chatList(fixture.user).map(\.contact.localDisplayName) == ["bob", "dan", "carol", "eve"])
+        #expect(
+            try fixture.store.chatList(fixture.user).map(\.contact.localDisplayName) == [
+                "bob", "dan", "carol", "eve",
+            ])
     }
 
     @Test func perItemReadAndUnreadKeepTheCountsRight() throws {
@@ -38,7 +41,9 @@ struct ChatStoreReadStateTests {
         let items = try (0..<6).map { try fixture.text(bob, "m\($0)") }
         try fixture.text(bob, "mine", sent: true)
         let store = fixture.store, user = fixture.user
-        #expect(try store.markRead(user, contactId: bob.contactId, itemIds: [items[1].itemId, items[3].itemId]) == 2)
+        #expect(
+            try store.markRead(user, contactId: bob.contactId, itemIds: [items[1].itemId, items[3].itemId])
+                == 2)
         // Marking read twice, or a sent item, changes nothing.
         #expect(try store.markRead(user, contactId: bob.contactId, itemIds: [items[1].itemId]) == 0)
         let page = try store.items(user, contactId: bob.contactId, .last(count: 10))
@@ -61,7 +66,9 @@ struct ChatStoreReadStateTests {
         let carol = try fixture.contact("carol")
         let carolItem = try fixture.text(carol, "hi")
         try fixture.text(bob, "hi")
-        #expect(try fixture.store.markRead(fixture.user, contactId: bob.contactId, itemIds: [carolItem.itemId]) == 0)
+        #expect(
+            try fixture.store.markRead(fixture.user, contactId: bob.contactId, itemIds: [carolItem.itemId])
+                == 0)
         #expect(try fixture.store.markRead(fixture.user, contactId: bob.contactId) == 1)
         #expect(try fixture.countedUnread(carol) == 1)
     }
@@ -111,7 +118,8 @@ struct ChatStoreReadStateTests {
             let contact = contacts[Int.random(in: 0..<3, using: &generator)]
             switch Int.random(in: 0..<10, using: &generator) {
             case 0 where !items.isEmpty:
-                try fixture.store.deleteItem(items.remove(at: Int.random(in: 0..<items.count, using: &generator)))
+                try fixture.store.deleteItem(
+                    items.remove(at: Int.random(in: 0..<items.count, using: &generator)))
             case 1:
                 try fixture.store.markRead(fixture.user, contact)
             case 2 where !items.isEmpty:
@@ -123,7 +131,9 @@ struct ChatStoreReadStateTests {
         }
         for preview in try fixture.store.chatList(fixture.user) {
             #expect(preview.unreadCount == (try fixture.countedUnread(preview.contact)))
-            let last = try fixture.store.items(fixture.user, contactId: preview.contact.contactId, .last(count: 1)).first
+            let last = try fixture.store.items(
+                fixture.user, contactId: preview.contact.contactId, .last(count: 1)
+            ).first
             #expect(preview.lastItem == last)
         }
     }
@@ -136,9 +146,13 @@ struct ChatStoreReadStateTests {
         #expect(try fixture.store.contact(named: "bob", fixture.user).contactId == bob.contactId)
         #expect(try fixture.store.contact(named: "cc", fixture.user).contactId == carol.contactId)
         #expect(try fixture.store.contact(named: "carol", fixture.user).contactId == carol.contactId)
-        #expect(throws: ChatError.contactNotFound("dan")) { try fixture.store.contact(named: "dan", fixture.user) }
+        #expect(throws: ChatError.contactNotFound("dan")) {
+            try fixture.store.contact(named: "dan", fixture.user)
+        }
         try fixture.store.deleteContact(bob)
-        #expect(throws: ChatError.contactNotFound("bob")) { try fixture.store.contact(named: "bob", fixture.user) }
+        #expect(throws: ChatError.contactNotFound("bob")) {
+            try fixture.store.contact(named: "bob", fixture.user)
+        }
     }
 
     /// A database from before the reading migration gets its counts and last items filled in.
@@ -151,12 +165,18 @@ struct ChatStoreReadStateTests {
         let bob = try database.insertContact("bob", userID: user)
         var last: Int64 = 0
         for index in 0..<5 {
-            last = try database.insertItem(userID: user, contactID: bob, text: "\(index)", status: index < 2 ? "rcv_read" : "rcv_new")
+            last = try database.insertItem(
+                userID: user, contactID: bob, text: "\(index)", status: index < 2 ? "rcv_read" : "rcv_new")
         }
         try database.migrate(ChatSchema.migrations)
-        let row = try #require(try database.fetchOne("SELECT last_chat_item_id, unread_count FROM contacts WHERE contact_id = ?", arguments: [bob]))
+        let row = try #require(
+            try database.fetchOne(
+                "SELECT last_chat_item_id, unread_count FROM contacts WHERE contact_id = ?", arguments: [bob])
+        )
         #expect(try row["last_chat_item_id"] as Int64 == last)
         #expect(try row["unread_count"] as Int == 3)
-        #expect(try database.fetchValue(String.self, "SELECT msg_content_tag FROM chat_items LIMIT 1") == "rcvMsgContent")
+        #expect(
+            try database.fetchValue(String.self, "SELECT msg_content_tag FROM chat_items LIMIT 1")
+                == "rcvMsgContent")
     }
 }

@@ -22,7 +22,8 @@ struct ChatStoreSearchTests {
         var page = first
         while let oldest = page.last {
             all += page.ids
-            page = try store.search(user, contactId: bob.contactId, text: "lunch", before: oldest.itemId, count: 5)
+            page = try store.search(
+                user, contactId: bob.contactId, text: "lunch", before: oldest.itemId, count: 5)
         }
         #expect(all == Array(matches.reversed()))
     }
@@ -34,7 +35,8 @@ struct ChatStoreSearchTests {
         var matches: [(Int64, Int64)] = []
         for index in 0..<20 {
             let contact = index % 3 == 0 ? carol : bob
-            let item = try fixture.text(contact, index % 4 == 0 ? "see the report \(index)" : "other \(index)")
+            let item = try fixture.text(
+                contact, index % 4 == 0 ? "see the report \(index)" : "other \(index)")
             if index % 4 == 0 { matches.append((item.itemId, contact.contactId)) }
         }
         let store = fixture.store, user = fixture.user
@@ -57,9 +59,16 @@ struct ChatStoreSearchTests {
         let deleted = try fixture.text(bob, "100% gone")
         try fixture.store.markDeleted(deleted)
         let store = fixture.store, user = fixture.user
-        #expect(try store.search(user, contactId: bob.contactId, text: "0%", count: 10).ids == [percent.itemId])
-        #expect(try store.search(user, contactId: bob.contactId, text: "e_c", count: 10).ids == [underscore.itemId])
-        #expect(try store.search(user, contactId: bob.contactId, text: #":\t"#, count: 10).ids == [backslash.itemId])
+        #expect(
+            try store.search(user, contactId: bob.contactId, text: "0%", count: 10).ids == [percent.itemId])
+        #expect(
+            try store.search(user, contactId: bob.contactId, text: "e_c", count: 10).ids == [
+                underscore.itemId
+            ])
+        #expect(
+            try store.search(user, contactId: bob.contactId, text: #":\t"#, count: 10).ids == [
+                backslash.itemId
+            ])
         #expect(try store.search(user, contactId: nil, text: "gone", count: 10).isEmpty)
     }
 
@@ -68,7 +77,11 @@ struct ChatStoreSearchTests {
         let bob = try fixture.contact("bob")
         let item = try fixture.text(bob, "meet at noon", sent: true)
         try fixture.store.updateContent(item, .text("meet at five"))
-        #expect(try fixture.store.search(fixture.user, contactId: bob.contactId, text: "noon", count: 10).isEmpty)
-        #expect(try fixture.store.search(fixture.user, contactId: bob.contactId, text: "five", count: 10).ids == [item.itemId])
+        #expect(
+            try fixture.store.search(fixture.user, contactId: bob.contactId, text: "noon", count: 10).isEmpty)
+        #expect(
+            try fixture.store.search(fixture.user, contactId: bob.contactId, text: "five", count: 10).ids == [
+                item.itemId
+            ])
     }
 }

@@ -38,7 +38,8 @@ final class ChatStoreFixture {
     func contact(_ name: String) throws -> ChatContact {
         let connection = "conn-\(name)"
         try store.insertPendingConnection(user, agentConnectionID: connection)
-        let contact = try store.createContact(user, profile: Profile(displayName: name, fullName: ""), agentConnectionID: connection)
+        let contact = try store.createContact(
+            user, profile: Profile(displayName: name, fullName: ""), agentConnectionID: connection)
         try store.setReady(agentConnectionID: connection)
         return try store.contact(id: contact.contactId)
     }
@@ -79,5 +80,6 @@ enum SampleContent {
     static let voice = MsgContent.voice(text: "", duration: 5)
     static let file = MsgContent.file("report.pdf")
     static let link = MsgContent.link(
-        text: "https://simplex.chat", preview: LinkPreview(uri: "https://simplex.chat", title: "SimpleX", description: "", image: ""))
+        text: "https://simplex.chat",
+        preview: LinkPreview(uri: "https://simplex.chat", title: "SimpleX", description: "", image: ""))
 }

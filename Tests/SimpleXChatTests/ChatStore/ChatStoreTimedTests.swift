@@ -10,8 +10,10 @@ struct ChatStoreTimedTests {
         let fixture = try ChatStoreFixture()
         let bob = try fixture.contact("bob")
         let keep = try fixture.text(bob, "stays", sent: true)
-        let short = try fixture.store.setTimed(try fixture.text(bob, "30 s", sent: true), ttl: 30, startNow: true)
-        let long = try fixture.store.setTimed(try fixture.text(bob, "5 min", sent: true), ttl: 300, startNow: true)
+        let short = try fixture.store.setTimed(
+            try fixture.text(bob, "30 s", sent: true), ttl: 30, startNow: true)
+        let long = try fixture.store.setTimed(
+            try fixture.text(bob, "5 min", sent: true), ttl: 300, startNow: true)
         try fixture.store.setReaction(short, emoji: "👍", byUser: false, add: true)
         try fixture.store.updateContent(short, .text("30 s, edited"))
         #expect(try fixture.store.nextExpiry(fixture.user) == short.timed?.deleteAt)
@@ -23,7 +25,10 @@ struct ChatStoreTimedTests {
         let gone = try fixture.store.deleteExpiredItems(fixture.user)
         #expect(gone.ids == [short.itemId])
         #expect(gone.first?.text == "30 s, edited")
-        #expect(try fixture.store.items(fixture.user, contactId: bob.contactId, .last(count: 10)).ids == [keep.itemId, long.itemId])
+        #expect(
+            try fixture.store.items(fixture.user, contactId: bob.contactId, .last(count: 10)).ids == [
+                keep.itemId, long.itemId,
+            ])
         // Its history and reactions went with it.
         for table in ["chat_item_versions", "chat_item_reactions", "chat_item_status_events"] {
             let left = try fixture.store.database.fetchValue(
@@ -49,7 +54,9 @@ struct ChatStoreTimedTests {
         #expect(try fixture.store.deleteExpiredItems(fixture.user).isEmpty)
         try fixture.store.markRead(fixture.user, contactId: bob.contactId, itemIds: [first.itemId])
         let readAt = fixture.clock.now
-        #expect(try fixture.store.item(id: first.itemId).timed == ChatItemTimed(ttl: 60, deleteAt: readAt.addingTimeInterval(60)))
+        #expect(
+            try fixture.store.item(id: first.itemId).timed
+                == ChatItemTimed(ttl: 60, deleteAt: readAt.addingTimeInterval(60)))
         #expect(try fixture.store.item(id: second.itemId).timed?.deleteAt == nil)
 
         fixture.clock.advance(by: 30)
@@ -70,7 +77,8 @@ struct ChatStoreTimedTests {
         let fixture = try ChatStoreFixture()
         let bob = try fixture.contact("bob")
         for index in 0..<1_203 {
-            _ = try fixture.store.setTimed(try fixture.text(bob, "\(index)", sent: true), ttl: 1, startNow: true)
+            _ = try fixture.store.setTimed(
+                try fixture.text(bob, "\(index)", sent: true), ttl: 1, startNow: true)
         }
         fixture.clock.advance(by: 2)
         #expect(try fixture.store.deleteExpiredItems(fixture.user).count == 1_203)
