@@ -153,30 +153,31 @@ extension ChatController {
         return deleted
     }
 
-    /// Arms the timer for the next deadline (after deleting what is already due); a timer for an
-    /// earlier or the same deadline is kept.
+    /// Arms the timer for the next deadline; a timer already armed for that deadline or an
+    /// earlier one is kept.
     func scheduleExpiry() throws(ChatError) {
         guard expiry.running else { return }
         guard let due = try store.nextExpiry(user) else {
-            expiry.task?.cancel()
-            expiry = ExpiryTimer(running: true)
+            expiry.disarm()
             return
         }
         if let armed = expiry.due, expiry.task != nil, armed <= due { return }
-        expiry.task?.cancel()
+        expiry.disarm()
         let delay = max(0, due.timeIntervalSince(store.now()))
+        let generation = expiry.generation
         expiry.due = due
         expiry.task = Task { [weak self] in
             // Whole milliseconds past the deadline, so the item is due when the timer fires.
             try? await Task.sleep(for: .milliseconds(Int64((delay * 1000).rounded(.up)) + 1))
             guard !Task.isCancelled else { return }
-            await self?.expiryFired()
+            await self?.expiryFired(generation)
         }
     }
 
-    private func expiryFired() {
-        expiry.task = nil
-        expiry.due = nil
+    /// A timer ended; one cancelled or replaced after it woke is ignored.
+    private func expiryFired(_ generation: Int) {
+        guard expiry.running, generation == expiry.generation else { return }
+        expiry.disarm()
         do {
             try deleteExpiredItems()
             try scheduleExpiry()
@@ -197,8 +198,8 @@ extension ChatController {
     }
 
     func stopExpiry() {
-        expiry.task?.cancel()
-        expiry = ExpiryTimer()
+        expiry.disarm()
+        expiry.running = false
     }
 }
 
@@ -207,4 +208,13 @@ struct ExpiryTimer {
     var running = false
     var due: Date?
     var task: Task<Void, Never>?
+    /// Counts armings, so a timer that woke after being replaced knows it.
+    var generation = 0
+
+    mutating func disarm() {
+        task?.cancel()
+        task = nil
+        due = nil
+        generation += 1
+    }
 }

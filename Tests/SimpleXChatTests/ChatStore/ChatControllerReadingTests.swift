@@ -75,6 +75,9 @@ struct ChatControllerReadingTests {
         }
 
         let kept = try await alice.chat.send(to: bobContact.localDisplayName, .text("stays"))
+        // A minute-long timer first: the timer armed for it must be brought forward for the next.
+        let later = try await alice.chat.send(to: bobContact.localDisplayName, .text("goes in 60 s"), ttl: 60)
+        #expect(later.timed?.ttl == 60)
         let sent = try await alice.chat.send(to: bobContact.localDisplayName, .text("goes in 1 s"), ttl: 1)
         #expect(kept.timed == nil)
         #expect(sent.timed?.ttl == 1 && sent.timed?.deleteAt != nil)
@@ -90,14 +93,14 @@ struct ChatControllerReadingTests {
         #expect(aliceExpired.map(\.itemId) == [sent.itemId])
         #expect(
             try await alice.chat.chatItems(contactId: bobContact.contactId, .last(count: 10)).map(\.text) == [
-                "stays"
+                "stays", "goes in 60 s",
             ])
         try await Task.sleep(for: .milliseconds(1_500))
         #expect(
             try await bob.chat.chatItems(contactId: aliceContact.contactId, .last(count: 10)).map(\.text) == [
-                "stays", "goes in 1 s",
+                "stays", "goes in 60 s", "goes in 1 s",
             ])
-        #expect(try await bob.chat.chatList().first?.unreadCount == 2)
+        #expect(try await bob.chat.chatList().first?.unreadCount == 3)
 
         // Read: its timer starts, and a second later it is gone.
         #expect(
@@ -107,10 +110,10 @@ struct ChatControllerReadingTests {
         }
         #expect(bobExpired.map(\.itemId) == [received.itemId])
         let left = try await bob.chat.chatItems(contactId: aliceContact.contactId, .last(count: 10))
-        #expect(left.map(\.text) == ["stays"])
-        #expect(try await bob.chat.chatList().first?.unreadCount == 1)
+        #expect(left.map(\.text) == ["stays", "goes in 60 s"])
+        #expect(try await bob.chat.chatList().first?.unreadCount == 2)
         // Search and the named pages see the same chat.
-        #expect(try await bob.chat.search("goes", in: nil).isEmpty)
+        #expect(try await bob.chat.search("goes", in: nil).map(\.1.text) == ["goes in 60 s"])
         #expect(
             try await bob.chat.lastItems(in: aliceContact.localDisplayName, count: 5).map(\.itemId)
                 == left.map(\.itemId))
