@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "simplex-bench",
             dependencies: [
-                "SimpleXCrypto", "SimpleXProtocol", "SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "CBench",
+                "SimpleXCrypto", "SimpleXProtocol", "SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "CBench", "CSQLite",
                 "TestSupport",
             ],
             path: "Tests/Benchmarks"),

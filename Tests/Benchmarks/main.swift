@@ -1,7 +1,7 @@
 // simplex-bench: the figures each issue names, measured on this machine in one run.
 // Benchmarks are not tests: nothing here passes or fails; `make bench` prints the figures.
 // SIMPLEX_BENCH_ONLY=<section>[,<section>] runs only the named sections (foundation, crypto,
-// throughput, store, ratchet, agent), for profiling one figure.
+// throughput, store, ratchet, agent, chat), for profiling one figure.
 import Foundation
 
 let only = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_ONLY"].map { Set($0.split(separator: ",").map(String.init)) }
@@ -37,4 +37,9 @@ if runs("agent") {
     print("")
     print("## Agent end to end (issue 4)")
     for line in try await agentBenchmarkLines() { print("  " + line) }
+}
+if runs("chat") {
+    print("")
+    print("## Chat core (issue 5)")
+    for line in try await chatBenchmarkLines() { print("  " + line) }
 }

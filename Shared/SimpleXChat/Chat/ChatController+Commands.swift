@@ -133,9 +133,10 @@ extension ChatController {
         let body = try encode(.msgNew(container), msgId: msgId)
         let agentMsgID: Int64
         do { agentMsgID = try await agent.sendMessage(id, body: body) } catch { throw .agent("\(error)") }
-        return try store.insertItem(
+        let item = try store.insertItem(
             user, contact: contact, direction: .sent, content: content, status: .sndNew, sharedMsgId: msgId, agentMsgID: agentMsgID,
             quote: quote, forwarded: forwarded)
+        return try timed(item, ttl: ttl)
     }
 
     /// Edits a sent item (x.msg.update); the old text stays in its history.
@@ -177,40 +178,4 @@ extension ChatController {
         try store.setReaction(item, emoji: emoji.displayText, byUser: true, add: add)
         return try store.item(id: item.itemId)
     }
-
-    // MARK: - Reading
-
-    public func findItem(in name: String, direction: ChatItemDirection?, textPrefix: String) throws(ChatError) -> ChatItem {
-        try store.item(try contact(named: name), direction: direction, textPrefix: textPrefix)
-    }
-
-    public func lastItems(in name: String, count: Int) throws(ChatError) -> [ChatItem] {
-        try withFiles(try store.lastItems(user, try contact(named: name), count: count))
-    }
-
-    public func items(in name: String, before id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
-        try withFiles(try store.items(user, try contact(named: name), before: id, count: count))
-    }
-
-    public func items(in name: String, after id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
-        try withFiles(try store.items(user, try contact(named: name), after: id, count: count))
-    }
-
-    /// Items whose text contains `text`, newest first, in one chat (or all when `name` is nil).
-    public func search(_ text: String, in name: String?, count: Int = 20) throws(ChatError) -> [(ChatContact, ChatItem)] {
-        let contact: ChatContact? = try name == nil ? nil : self.contact(named: name ?? "")
-        var found: [(ChatContact, ChatItem)] = []
-        for item in try store.search(user, contact, text: text, count: count) { found.append((try store.contact(id: item.contactId), item)) }
-        return found
-    }
-
-    public func chatList() throws(ChatError) -> [ChatPreview] { try store.chatList(user) }
-
-    public func contacts() throws(ChatError) -> [ChatContact] { try store.contacts(user) }
-
-    public func contact(id: Int64) throws(ChatError) -> ChatContact { try store.contact(id: id) }
-
-    public func markRead(_ name: String) throws(ChatError) { try store.markRead(user, try contact(named: name)) }
-
-    public func itemInfo(_ item: ChatItem) throws(ChatError) -> ChatItemInfo { try store.info(item) }
 }

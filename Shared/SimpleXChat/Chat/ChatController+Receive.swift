@@ -93,7 +93,7 @@ extension ChatController {
                 quote: quote, forwarded: container.forward)
             var accepted: ChatFile?
             if let invitation = container.file { (item.file, accepted) = try await fileOffered(invitation, item: item, from: contact) }
-            emit(.newItem(contact, item))
+            emit(.newItem(contact, try timed(item, ttl: container.ttl)))
             if let accepted { emit(.file(.rcvAccepted(contact, accepted))) }
         case .msgUpdate(let update):
             guard let item = try store.item(contact, sharedMsgId: update.msgId), item.direction == .received else { return }

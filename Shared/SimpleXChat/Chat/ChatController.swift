@@ -12,6 +12,8 @@ public actor ChatController {
     /// Where received files go (`files/`) and are assembled (`tmp/`), and the settings are.
     let groupDirectory: String
     var agentEvents: Task<Void, Never>?
+    /// Deletes disappearing items when their time comes (ChatController+Reading).
+    var expiry = ExpiryTimer()
 
     private init(store: ChatStore, agent: Agent, user: ChatUser, groupDirectory: String) {
         self.store = store
@@ -79,9 +81,11 @@ public actor ChatController {
         }
         await agent.start()
         await resumeFileTransfers()
+        startExpiry()
     }
 
     public func stop() async {
+        stopExpiry()
         await agent.stop()
         await agentEvents?.value
         store.close()

@@ -9,6 +9,8 @@ public enum ChatEvent: Equatable, Sendable {
     case itemDeleted(ChatContact, ChatItem)
     case itemReaction(ChatContact, ChatItem, emoji: String, add: Bool)
     case itemStatus(ChatContact, ChatItem)
+    /// Disappearing items whose timer ended, now deleted.
+    case itemsExpired(ChatContact, [ChatItem])
     case contactUpdated(ChatContact, from: Profile)
     case contactSwitchedDevice(ChatContact)
     case integrityError(ChatContact, String)

@@ -51,6 +51,8 @@ public struct ChatItem: Equatable, Sendable {
     public var reactions: [ChatItemReaction]
     /// The file the item offered, when it did (filled in where items are shown, not by every query).
     public var file: ChatFile? = nil
+    /// A disappearing message's timer, if it is one.
+    public var timed: ChatItemTimed? = nil
 
     /// The plain text (for the line mode, previews, notifications, search).
     public var text: String { content.text }
@@ -82,6 +84,8 @@ public struct ChatPreview: Equatable, Sendable {
     public let contact: ChatContact
     public let lastItem: ChatItem?
     public let unreadCount: Int
+    /// The user marked the chat unread (apart from its unread items).
+    public var unreadChat: Bool = false
 }
 
 /// An item's history, for item info: its status changes and earlier versions.

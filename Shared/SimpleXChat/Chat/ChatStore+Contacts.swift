@@ -140,6 +140,13 @@ extension ChatStore {
         LEFT JOIN connections cn ON cn.contact_id = c.contact_id
         """
 
+    /// Contacts of user `?1` whose name or alias is `?2`: two index searches (written as an OR,
+    /// SQLite would read every contact of the user).
+    static let contactIdsNamed = """
+        SELECT contact_id FROM contacts WHERE user_id = ?1 AND local_display_name = ?2
+        UNION ALL SELECT contact_id FROM contacts WHERE user_id = ?1 AND local_alias = ?2
+        """
+
     private func contact(_ row: Row) throws(ChatError) -> ChatContact {
         ChatContact(
             contactId: try value(row, "contact_id"), localDisplayName: try value(row, "local_display_name"),
@@ -151,8 +158,7 @@ extension ChatStore {
     func contact(named name: String, _ user: ChatUser) throws(ChatError) -> ChatContact {
         guard
             let row = try row(
-                Self.contactColumns + " WHERE c.user_id = ? AND (c.local_display_name = ? OR c.local_alias = ?) AND c.deleted = 0",
-                [user.userId, name, name])
+                Self.contactColumns + " WHERE c.contact_id IN (\(Self.contactIdsNamed)) AND c.deleted = 0", [user.userId, name])
         else { throw .contactNotFound(name) }
         return try contact(row)
     }

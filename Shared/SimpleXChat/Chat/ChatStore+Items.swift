@@ -1,30 +1,12 @@
 import Foundation
 
 extension ChatStore {
-    static let itemColumns = """
-        SELECT chat_item_id, contact_id, item_sent, item_ts, item_content, item_status, item_edited, item_deleted,
-          item_forwarded, shared_msg_id, quoted_shared_msg_id, quoted_content, quoted_sent FROM chat_items
-        """
+    /// `SELECT` of an item's columns (`ChatSchema.Reading.itemColumns`) from `chat_items i`.
+    static let itemColumns = "SELECT " + ChatSchema.Reading.itemColumns + " FROM chat_items i"
 
+    /// The item in `row` with its reactions.
     func item(_ row: Row) throws(ChatError) -> ChatItem {
-        let itemId: Int64 = try value(row, "chat_item_id")
-        let shared: [UInt8]? = try value(row, "shared_msg_id")
-        let quotedContent: String? = try value(row, "quoted_content")
-        let quotedShared: [UInt8]? = try value(row, "quoted_shared_msg_id")
-        let quotedSent: Bool? = try value(row, "quoted_sent")
-        var reactions: [ChatItemReaction] = []
-        for reaction in try rows("SELECT reaction, reaction_sent FROM chat_item_reactions WHERE chat_item_id = ? ORDER BY chat_item_reaction_id", [itemId]) {
-            reactions.append(ChatItemReaction(emoji: try value(reaction, "reaction"), byUser: try value(reaction, "reaction_sent")))
-        }
-        return ChatItem(
-            itemId: itemId, contactId: try value(row, "contact_id"),
-            direction: (try value(row, "item_sent") as Bool) ? .sent : .received,
-            content: Self.content(try value(row, "item_content")),
-            status: ChatItemStatus(rawValue: try value(row, "item_status")) ?? .rcvNew,
-            timestamp: try value(row, "item_ts"), edited: try value(row, "item_edited"), deleted: try value(row, "item_deleted"),
-            forwarded: try value(row, "item_forwarded"), sharedMsgId: shared.map { SharedMsgID(bytes: $0) },
-            quote: quotedContent.map { ChatItemQuote(sharedMsgId: quotedShared.map { SharedMsgID(bytes: $0) }, sentByUser: quotedSent ?? false, content: Self.content($0)) },
-            reactions: reactions)
+        try items([row])[0]
     }
 
     /// Stores a new item and moves its chat to the top of the list.
@@ -77,9 +59,8 @@ extension ChatStore {
         let rows = try rows(
             Self.itemColumns + " WHERE user_id = (SELECT user_id FROM contacts WHERE contact_id = ?1) AND contact_id = ?1 AND item_deleted = 0 ORDER BY chat_item_id DESC LIMIT 200",
             [contact.contactId])
-        for row in rows {
-            let found = try item(row)
-            if (direction == nil || found.direction == direction) && found.text.hasPrefix(prefix) { return found }
+        for found in try items(rows) where (direction == nil || found.direction == direction) && found.text.hasPrefix(prefix) {
+            return found
         }
         throw .itemNotFound("starting with \"\(prefix)\"")
     }
@@ -131,76 +112,5 @@ extension ChatStore {
             versions.append((Self.content(try value(row, "msg_content")), try value(row, "item_version_ts")))
         }
         return ChatItemInfo(statuses: statuses, versions: versions)
-    }
-
-    // MARK: - Reading
-
-    /// The last `count` items of a chat, oldest first.
-    func lastItems(_ user: ChatUser, _ contact: ChatContact, count: Int) throws(ChatError) -> [ChatItem] {
-        var items: [ChatItem] = []
-        for row in try rows(
-            Self.itemColumns + " WHERE user_id = ? AND contact_id = ? ORDER BY chat_item_id DESC LIMIT ?", [user.userId, contact.contactId, count])
-        {
-            items.append(try item(row))
-        }
-        return items.reversed()
-    }
-
-    /// `count` items before (older than) or after item `id`, oldest first.
-    func items(_ user: ChatUser, _ contact: ChatContact, before id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
-        var items: [ChatItem] = []
-        for row in try rows(
-            Self.itemColumns + " WHERE user_id = ? AND contact_id = ? AND chat_item_id < ? ORDER BY chat_item_id DESC LIMIT ?",
-            [user.userId, contact.contactId, id, count])
-        {
-            items.append(try item(row))
-        }
-        return items.reversed()
-    }
-
-    func items(_ user: ChatUser, _ contact: ChatContact, after id: Int64, count: Int) throws(ChatError) -> [ChatItem] {
-        var items: [ChatItem] = []
-        for row in try rows(
-            Self.itemColumns + " WHERE user_id = ? AND contact_id = ? AND chat_item_id > ? ORDER BY chat_item_id LIMIT ?",
-            [user.userId, contact.contactId, id, count])
-        {
-            items.append(try item(row))
-        }
-        return items
-    }
-
-    /// Items whose text contains `text` (case-insensitive), newest first, in one chat or all.
-    func search(_ user: ChatUser, _ contact: ChatContact?, text: String, count: Int) throws(ChatError) -> [ChatItem] {
-        let pattern = "%" + text.replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-        let sql =
-            Self.itemColumns
-            + (contact == nil
-                ? " WHERE user_id = ? AND item_deleted = 0 AND item_text LIKE ? ESCAPE '\\' ORDER BY chat_item_id DESC LIMIT ?"
-                : " WHERE user_id = ? AND contact_id = ? AND item_deleted = 0 AND item_text LIKE ? ESCAPE '\\' ORDER BY chat_item_id DESC LIMIT ?")
-        let arguments: StatementArguments = contact.map { [user.userId, $0.contactId, pattern, count] } ?? [user.userId, pattern, count]
-        var items: [ChatItem] = []
-        for row in try rows(sql, arguments) { items.append(try item(row)) }
-        return items
-    }
-
-    /// The chat list: every contact with its last item and unread count, most recent first.
-    func chatList(_ user: ChatUser) throws(ChatError) -> [ChatPreview] {
-        var previews: [ChatPreview] = []
-        for contact in try contacts(user) {
-            let last = try lastItems(user, contact, count: 1).first
-            let unread: Int64 =
-                try row(
-                    "SELECT count(*) AS n FROM chat_items WHERE user_id = ? AND contact_id = ? AND item_status = 'rcv_new'",
-                    [user.userId, contact.contactId]
-                ).map { row throws(ChatError) in try value(row, "n") } ?? 0
-            previews.append(ChatPreview(contact: contact, lastItem: last, unreadCount: Int(unread)))
-        }
-        return previews.sorted { ($0.lastItem?.itemId ?? 0) > ($1.lastItem?.itemId ?? 0) }
-    }
-
-    func markRead(_ user: ChatUser, _ contact: ChatContact) throws(ChatError) {
-        try run(
-            "UPDATE chat_items SET item_status = 'rcv_read', updated_at = ? WHERE user_id = ? AND contact_id = ? AND item_status = 'rcv_new'",
-            [now(), user.userId, contact.contactId])
     }
 }

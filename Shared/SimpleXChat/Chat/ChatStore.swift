@@ -10,11 +10,17 @@ final class ChatStore {
     init(path: String, now: @escaping () -> Date = Date.init) throws(ChatError) {
         do {
             database = try ChatSchema.openChatDatabase(path: path)
+            // The chat list and open chats read the newest page of every chat, spread over a large
+            // file; 32 MiB of cache (SQLite's default is 2) keeps those pages after the first read.
+            try database.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
         } catch {
             throw .store("cannot open \(path): \(error)")
         }
         self.now = now
     }
+
+    /// The page cache, in KiB (a limit: memory is taken only as pages are read).
+    static let cacheKiB = 32_768
 
     func close() {
         statements = [:]

@@ -13,6 +13,7 @@ public enum ChatSchema {
         Migration("20261129_initial", sql: initial),
         Migration("20261130_chat_core", sql: chatCore),
         Migration("20261130_files", sql: files),
+        Migration("20261130_reading", sql: reading),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

@@ -63,7 +63,8 @@ public struct CLIView: Sendable {
         case .itemReaction(let contact, let item, let emoji, let add):
             let sign = add ? "+" : "-"
             return ["\(time(now())) \(contact.viewName)> \(sign)\(emoji) to: \(item.text)"]
-        case .itemStatus:
+        case .itemStatus, .itemsExpired:
+            // SimpleX's CLI prints nothing when a disappearing message goes.
             return []
         case .contactUpdated(let contact, let old):
             return ["contact \(old.displayName) changed to \(contact.profile.displayName)"

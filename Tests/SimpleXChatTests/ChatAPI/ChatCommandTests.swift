@@ -17,9 +17,9 @@ import Testing
         .apiGetChats(userId: 1, pendingConnections: true),
         .apiGetChats(userId: 2, pendingConnections: false),
         .apiGetChat(.direct(1), pagination: .last(count: 50), search: nil),
-        .apiGetChat(.direct(1), pagination: .before(itemId: 10, count: 20), search: nil),
-        .apiGetChat(.direct(1), pagination: .after(itemId: 10, count: 20), search: nil),
-        .apiGetChat(.direct(1), pagination: .around(itemId: 10, count: 5), search: nil),
+        .apiGetChat(.direct(1), pagination: .before(id: 10, count: 20), search: nil),
+        .apiGetChat(.direct(1), pagination: .after(id: 10, count: 20), search: nil),
+        .apiGetChat(.direct(1), pagination: .around(id: 10, count: 5), search: nil),
         .apiGetChat(.direct(1), pagination: .initial(count: 30), search: nil),
         .apiGetChat(.direct(3), pagination: .last(count: 10), search: "two words"),
         .apiGetChat(ChatRef(.group, 4), pagination: .last(count: 10), search: ""),
@@ -76,7 +76,7 @@ import Testing
             (.apiGetChats(userId: 1, pendingConnections: true), "/_get chats 1 pcc=on"),
             (.apiGetChat(.direct(1), pagination: .last(count: 50), search: nil), "/_get chat @1 count=50"),
             (
-                .apiGetChat(.direct(1), pagination: .before(itemId: 10, count: 20), search: "hi"),
+                .apiGetChat(.direct(1), pagination: .before(id: 10, count: 20), search: "hi"),
                 "/_get chat @1 before=10 count=20 search=hi"
             ),
             (.apiGetChatItemInfo(.direct(1), itemId: 7), "/_get item info @1 7"),

@@ -118,11 +118,11 @@ extension ChatCommand {
         } else {
             let make: (Int64, Int) -> ChatPagination
             if s.take("after=") {
-                make = { .after(itemId: $0, count: $1) }
+                make = { .after(id: $0, count: $1) }
             } else if s.take("before=") {
-                make = { .before(itemId: $0, count: $1) }
+                make = { .before(id: $0, count: $1) }
             } else if s.take("around=") {
-                make = { .around(itemId: $0, count: $1) }
+                make = { .around(id: $0, count: $1) }
             } else {
                 throw s.invalid(
                     "expected count=N, after=ID count=N, before=ID count=N, around=ID count=N or initial=N")

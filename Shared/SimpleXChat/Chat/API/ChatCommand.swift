@@ -92,20 +92,6 @@ public struct ChatRef: Equatable, Sendable, CustomStringConvertible {
     public var description: String { chatType.rawValue + String(chatId) }
 }
 
-/// Which items of a chat to read (SimpleX `ChatPagination`); pages are oldest first.
-public enum ChatPagination: Equatable, Sendable {
-    /// `count=N`: the newest N.
-    case last(count: Int)
-    /// `after=ID count=N`: N items newer than item ID.
-    case after(itemId: Int64, count: Int)
-    /// `before=ID count=N`: N items older than item ID.
-    case before(itemId: Int64, count: Int)
-    /// `around=ID count=N`: N items either side of item ID, and the item.
-    case around(itemId: Int64, count: Int)
-    /// `initial=N`: where the chat opens: around the first unread item, else the newest N.
-    case initial(count: Int)
-}
-
 /// One message to send (SimpleX `ComposedMessage`): its content, and the item it replies to.
 public struct ComposedMessage: Equatable, Sendable {
     /// A file to send with the message (SimpleX `CryptoFile`), kept as JSON; files are not sent yet.

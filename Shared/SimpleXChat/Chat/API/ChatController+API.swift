@@ -173,43 +173,13 @@ extension ChatController {
         }
     }
 
-    /// A page of a chat, oldest first (SimpleX `ChatPagination`); a search takes `count=N` only.
+    /// A page of a chat, oldest first (SimpleX `ChatPagination`), through the indexed reading
+    /// queries; with `search`, only the items containing the text.
     private func page(_ contact: ChatContact, _ pagination: ChatPagination, search: String?)
         throws(ChatAPIError) -> [ChatItem]
     {
-        if let search, !search.isEmpty {
-            guard case .last(let count) = pagination else {
-                throw .commandError("search=... works with count=N only")
-            }
-            return try api { () throws(ChatError) in
-                try store.search(user, contact, text: search, count: count).reversed()
-            }
-        }
-        switch pagination {
-        case .last(let count):
-            return try api { () throws(ChatError) in try store.lastItems(user, contact, count: count) }
-        case .after(let id, let count):
-            return try api { () throws(ChatError) in try store.items(user, contact, after: id, count: count) }
-        case .before(let id, let count):
-            return try api { () throws(ChatError) in try store.items(user, contact, before: id, count: count)
-            }
-        case .around(let id, let count):
-            return try around(try item(id, in: contact), in: contact, count: count)
-        case .initial(let count):
-            guard let first = try api({ () throws(ChatError) in try store.firstUnreadItemId(user, contact) })
-            else {
-                return try api { () throws(ChatError) in try store.lastItems(user, contact, count: count) }
-            }
-            return try around(try item(first, in: contact), in: contact, count: count)
-        }
-    }
-
-    private func around(_ item: ChatItem, in contact: ChatContact, count: Int) throws(ChatAPIError)
-        -> [ChatItem]
-    {
         try api { () throws(ChatError) in
-            try store.items(user, contact, before: item.itemId, count: count) + [item]
-                + store.items(user, contact, after: item.itemId, count: count)
+            try chatItems(contactId: contact.contactId, pagination, search: search?.isEmpty == false ? search : nil)
         }
     }
 }

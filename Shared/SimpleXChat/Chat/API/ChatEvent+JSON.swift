@@ -8,7 +8,7 @@ extension ChatEvent {
         case .contactRequest: "receivedContactRequest"
         case .newItem: "newChatItems"
         case .itemUpdated: "chatItemUpdated"
-        case .itemDeleted: "chatItemsDeleted"
+        case .itemDeleted, .itemsExpired: "chatItemsDeleted"
         case .itemReaction: "chatItemReaction"
         case .itemStatus: "chatItemsStatusesUpdated"
         case .contactUpdated: "contactUpdated"
@@ -43,6 +43,12 @@ extension ChatEvent {
             return tagged(
                 type,
                 ["user": user.json, "chatItemDeletions": [deletion.json], "byUser": false, "timed": false])
+        case .itemsExpired(let contact, let items):
+            // Disappearing messages whose time came: deleted, by the timer.
+            let deletions = items.map {
+                ChatItemDeletion(deletedChatItem: .direct(contact, $0), toChatItem: nil).json
+            }
+            return tagged(type, ["user": user.json, "chatItemDeletions": .array(deletions), "byUser": false, "timed": true])
         case .itemReaction(let contact, let item, let emoji, let add):
             let reaction = ACIReaction(
                 chatInfo: .direct(contact: contact), chatDir: .received, chatItem: item, sentAt: now,

@@ -1,0 +1,148 @@
+import Foundation
+
+/// The chat list, read and unread state, and disappearing items.
+extension ChatStore {
+    // MARK: - Chat list
+
+    /// The chat list: every contact with its last item and unread count, most recently active
+    /// first. Two queries whatever the number of chats: the list (the last item and the count are
+    /// kept on the contact by triggers) and the reactions of the last items.
+    func chatList(_ user: ChatUser) throws(ChatError) -> [ChatPreview] {
+        let rows = try rows(ChatSchema.Reading.chatList, [user.userId])
+        let itemOffset = 9
+        var lastItems: [ChatItem?] = []
+        lastItems.reserveCapacity(rows.count)
+        for row in rows {
+            let lastId: Int64? = try column(row, itemOffset)
+            lastItems.append(lastId == nil ? nil : try decodeItem(row, at: itemOffset))
+        }
+        let ids = lastItems.compactMap { $0?.itemId }
+        let reactions = ids.isEmpty ? [:] : try reactions(of: ids)
+        var previews: [ChatPreview] = []
+        previews.reserveCapacity(rows.count)
+        for (row, last) in zip(rows, lastItems) {
+            var item = last
+            if let id = item?.itemId, let found = reactions[id] { item?.reactions = found }
+            previews.append(
+                ChatPreview(
+                    contact: try listedContact(row), lastItem: item, unreadCount: try column(row, 7),
+                    unreadChat: try column(row, 8)))
+        }
+        return previews
+    }
+
+    private func listedContact(_ row: Row) throws(ChatError) -> ChatContact {
+        let status: String? = try column(row, 6)
+        return ChatContact(
+            contactId: try column(row, 0), localDisplayName: try column(row, 1),
+            profile: Profile(displayName: try column(row, 3), fullName: try column(row, 4)),
+            localAlias: try column(row, 2),
+            agentConnectionID: try column(row, 5), ready: status == "ready")
+    }
+
+    // MARK: - Read and unread
+
+    /// Marks a chat's received items read (all, or those of `itemIds`): each gets a `rcv_read`
+    /// status event (item info), and a disappearing one starts its timer. Reading the whole chat
+    /// also clears the user's "unread" mark. Returns how many items were unread.
+    @discardableResult
+    func markRead(_ user: ChatUser, contactId: Int64, itemIds: [Int64]? = nil) throws(ChatError) -> Int {
+        try transaction { () throws(ChatError) -> Int in
+            let selection = Self.receivedItems(status: "rcv_new", byIds: itemIds != nil)
+            let arguments: StatementArguments = [user.userId, contactId, itemIds.map(Self.jsonArray), now()]
+            try run(
+                "INSERT INTO chat_item_status_events (chat_item_id, item_status, created_at) SELECT chat_item_id, 'rcv_read', ?4 "
+                    + selection, arguments)
+            try run(
+                """
+                UPDATE chat_items SET item_status = 'rcv_read', updated_at = ?4,
+                  timed_delete_at = CASE WHEN timed_ttl IS NOT NULL AND timed_delete_at IS NULL
+                    THEN ?4 + timed_ttl * 1000 ELSE timed_delete_at END
+                WHERE chat_item_id IN (SELECT chat_item_id \(selection))
+                """, arguments)
+            let changed = database.changes
+            if itemIds == nil { try setUnreadChat(contactId: contactId, false) }
+            return changed
+        }
+    }
+
+    /// Marks read items of a chat unread again. Returns how many changed.
+    @discardableResult
+    func markUnread(_ user: ChatUser, contactId: Int64, itemIds: [Int64]) throws(ChatError) -> Int {
+        try transaction { () throws(ChatError) -> Int in
+            let selection = Self.receivedItems(status: "rcv_read", byIds: true)
+            let arguments: StatementArguments = [user.userId, contactId, Self.jsonArray(itemIds), now()]
+            try run(
+                "INSERT INTO chat_item_status_events (chat_item_id, item_status, created_at) SELECT chat_item_id, 'rcv_new', ?4 "
+                    + selection, arguments)
+            try run(
+                "UPDATE chat_items SET item_status = 'rcv_new', updated_at = ?4 WHERE chat_item_id IN (SELECT chat_item_id \(selection))",
+                arguments)
+            return database.changes
+        }
+    }
+
+    /// `FROM … WHERE …` of a chat's (`?1` user, `?2` contact) received items in `status`: those
+    /// of a JSON array of ids in `?3` (found by primary key), or the whole chat (by the status
+    /// index; `?3` is then unused and bound to NULL).
+    static func receivedItems(status: String, byIds: Bool) -> String {
+        byIds
+            ? "FROM chat_items WHERE chat_item_id IN (SELECT value FROM json_each(?3)) AND user_id = ?1 AND contact_id = ?2 "
+                + "AND item_status = '\(status)'"
+            : "FROM chat_items WHERE user_id = ?1 AND contact_id = ?2 AND item_status = '\(status)'"
+    }
+
+    /// The user's own "unread" mark on a chat (SimpleX `unread_chat`).
+    func setUnreadChat(contactId: Int64, _ unread: Bool) throws(ChatError) {
+        try run(
+            "UPDATE contacts SET unread_chat = ?, updated_at = ? WHERE contact_id = ?",
+            [unread, now(), contactId])
+    }
+
+    func markRead(_ user: ChatUser, _ contact: ChatContact) throws(ChatError) {
+        try markRead(user, contactId: contact.contactId)
+    }
+
+    // MARK: - Disappearing items
+
+    /// Makes `item` disappear `ttl` seconds after now (`startNow`: a sent item), or after it is
+    /// read (a received one).
+    func setTimed(_ item: ChatItem, ttl: Int, startNow: Bool) throws(ChatError) -> ChatItem {
+        // Whole milliseconds, as the column keeps it, so the item equals one read back.
+        let deleteAt =
+            startNow
+            ? Date(
+                timeIntervalSince1970: ((now().timeIntervalSince1970 + Double(ttl)) * 1000).rounded() / 1000)
+            : nil
+        try run(
+            "UPDATE chat_items SET timed_ttl = ?, timed_delete_at = ? WHERE chat_item_id = ?",
+            [ttl, deleteAt, item.itemId])
+        var timed = item
+        timed.timed = ChatItemTimed(ttl: ttl, deleteAt: deleteAt)
+        return timed
+    }
+
+    /// Deletes the user's items whose timer has ended, with their history and reactions; returns
+    /// them, oldest deadline first.
+    func deleteExpiredItems(_ user: ChatUser) throws(ChatError) -> [ChatItem] {
+        var deleted: [ChatItem] = []
+        let batch = 500
+        while true {
+            let found = try transaction { () throws(ChatError) -> [ChatItem] in
+                let expired = try items(rows(ChatSchema.Reading.expired, [user.userId, now(), batch]))
+                for item in expired {
+                    try run("DELETE FROM chat_items WHERE chat_item_id = ?", [item.itemId])
+                }
+                return expired
+            }
+            deleted += found
+            if found.count < batch { return deleted }
+        }
+    }
+
+    /// When the user's next disappearing item is due, if one is counting down.
+    func nextExpiry(_ user: ChatUser) throws(ChatError) -> Date? {
+        guard let row = try row(ChatSchema.Reading.nextExpiry, [user.userId]) else { return nil }
+        return try column(row, 0)
+    }
+}

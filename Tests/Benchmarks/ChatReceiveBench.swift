@@ -1,0 +1,215 @@
+// The receive pipeline of the chat core, measured whole: messages wait on a local relay (its own
+// process) while the receiver is stopped; the receiver starts and each message is delivered,
+// opened (per-queue box, double ratchet), committed by the agent, decoded and stored as a chat
+// item, and acknowledged to the relay with a delivery receipt, which brings the next one.
+import Foundation
+import SimpleXChat
+import SimpleXCrypto
+import SimpleXProtocol
+import Synchronization
+import TestSupport
+
+func chatReceiveLines() async throws -> [String] {
+    guard let serverPath = RelayBench.serverPath else {
+        return ["receive pipeline: not measured (no release smp-server beside simplex-bench)"]
+    }
+    let connections = 40
+    let perConnection = 120  // under the relay's 128-message queue quota
+    let total = connections * perConnection
+    let directory = try TemporaryDirectory("chat-receive-bench")
+    let relay = try RelayChild.initializedAndStarted(server: serverPath, config: directory.appending("relay"))
+    defer { relay.process.terminate() }
+    let address = try SMPServerAddress(keyHash: relay.keyHash, hosts: ["127.0.0.1"], port: relay.port)
+    var secrets: [String: AgentSecrets] = [:]
+    for name in ["alice", "bob"] {
+        let groupDirectory = directory.appending(name)
+        try FileManager.default.createDirectory(atPath: groupDirectory, withIntermediateDirectories: true)
+        _ = try ChatController.createUser(
+            groupDirectory: groupDirectory, profile: Profile(displayName: name, fullName: ""))
+        try ChatController.setServers(groupDirectory: groupDirectory, [address])
+        secrets[name] = try AgentSecrets(key: SecureBytes.random(count: 32))
+    }
+    func open(_ name: String) async throws -> (ChatController, EventCounter<ChatEvent>) {
+        let chat = try await ChatController.open(
+            groupDirectory: directory.appending(name), secrets: secrets[name]!)
+        return (chat, EventCounter(chat.events))
+    }
+
+    let (alice, aliceEvents) = try await open("alice")
+    var (bob, bobEvents) = try await open("bob")
+    await alice.start()
+    await bob.start()
+    for _ in 0..<connections { try await bob.connect(link: try await alice.createInvitation()) }
+    for events in [aliceEvents, bobEvents] {
+        let connected = try await events.wait(for: connections, idle: .seconds(20)) {
+            if case .contactConnected = $0 { true } else { false }
+        }
+        guard connected == connections else {
+            throw RelayBenchError("only \(connected) of \(connections) connections were made")
+        }
+    }
+    await bob.stop()
+
+    let names = try await alice.contacts().map(\.localDisplayName)
+    let text = String(
+        repeating: "a message of about a hundred bytes, as chat messages mostly are. ", count: 2)
+    for round in 0..<perConnection {
+        for name in names { _ = try await alice.send(to: name, .text("\(round) \(text)")) }
+    }
+    // Sent to the relay: the SENT statuses stop coming (one may be missed when it overtakes the
+    // item's insert, so the wait ends on silence rather than on the exact count).
+    try await aliceEvents.wait(for: total, idle: .seconds(3)) { event in
+        if case .itemStatus(_, let item) = event, item.status == .sndSent { true } else { false }
+    }
+    await alice.stop()
+
+    (bob, bobEvents) = try await open("bob")
+    let start = ContinuousClock.now
+    await bob.start()
+    let received = try await bobEvents.wait(for: total, idle: .seconds(10)) {
+        if case .newItem = $0 { true } else { false }
+    }
+    let seconds = ((bobEvents.lastMatch ?? .now) - start).seconds
+    await bob.stop()
+    let (agentReceived, agentSeconds) = try await agentReceiveThroughput(
+        serverPath: serverPath, connections: connections, perConnection: perConnection)
+    let commits = try durableCommitsPerSecond(in: directory.path)
+    return [
+        "receive pipeline, whole (relay delivery → per-queue decrypt → ratchet decrypt → agent commit → chat decode → chat item "
+            + "stored → ACK with receipt), \(connections) connections, ~140-byte texts, durable commits (synchronous=FULL): "
+            + "\(grouped(Double(received) / seconds)) msg/s (\(received) of \(total) in \(format(seconds, 2)) s, from start() "
+            + "including reconnecting; goal ≥ 5,000)",
+        "  the agent alone in the same setup, its app acknowledging each message with a receipt: "
+            + "\(grouped(Double(agentReceived) / agentSeconds)) msg/s (\(agentReceived) in \(format(agentSeconds, 2)) s); "
+            + "this disk: \(grouped(commits)) durable commits/s, and a received message takes several (agent receive, chat item, "
+            + "receipt queued, ACK recorded)",
+    ]
+}
+
+/// The agent's share of the pipeline: the same connections and preloaded queues, with the app
+/// only acknowledging (with a receipt) instead of storing chat items.
+private func agentReceiveThroughput(serverPath: String, connections: Int, perConnection: Int) async throws
+    -> (Int, Double)
+{
+    let total = connections * perConnection
+    let directory = try TemporaryDirectory("agent-receive-bench")
+    let relay = try RelayChild.initializedAndStarted(server: serverPath, config: directory.appending("relay"))
+    defer { relay.process.terminate() }
+    let address = try SMPServerAddress(keyHash: relay.keyHash, hosts: ["127.0.0.1"], port: relay.port)
+    let secrets = try ["alice", "bob"].map { _ in try AgentSecrets(key: SecureBytes.random(count: 32)) }
+    func open(_ index: Int) async throws -> Agent {
+        let config = AgentConfig(databasePath: directory.appending("agent\(index).db"), servers: [address])
+        return try await Agent.open(config: config, secrets: secrets[index])
+    }
+    let alice = try await open(0)
+    var bob = try await open(1)
+    let aliceEvents = EventCounter(alice.events)
+    var bobEvents = EventCounter(bob.events)
+    await alice.start()
+    await bob.start()
+    var ids: [AgentConnectionID] = []
+    for _ in 0..<connections {
+        let (id, link) = try await alice.createInvitation()
+        _ = try await bob.joinConnection(link, connInfo: Array("bob".utf8))
+        try await aliceEvents.wait(for: 1, idle: .seconds(20)) {
+            if case .confirmation = $0 { true } else { false }
+        }
+        try await alice.allowConnection(id, connInfo: Array("alice".utf8))
+        try await bobEvents.wait(for: 1, idle: .seconds(20)) {
+            if case .connected = $0 { true } else { false }
+        }
+        ids.append(id)
+    }
+    await bob.stop()
+    let body = [UInt8](repeating: 0x61, count: 200)
+    for _ in 0..<perConnection {
+        for id in ids { _ = try await alice.sendMessage(id, body: body) }
+    }
+    try await aliceEvents.wait(for: total, idle: .seconds(3)) { if case .sent = $0 { true } else { false } }
+    await alice.stop()
+
+    bob = try await open(1)
+    let receiver = bob
+    bobEvents = EventCounter(bob.events) { event in
+        if case .message(let id, let message) = event {
+            try? await receiver.ackMessage(id, agentMsgID: message.agentMsgID, receipt: true)
+        }
+    }
+    let start = ContinuousClock.now
+    await bob.start()
+    let received = try await bobEvents.wait(for: total, idle: .seconds(10)) {
+        if case .message = $0 { true } else { false }
+    }
+    let seconds = ((bobEvents.lastMatch ?? .now) - start).seconds
+    await bob.stop()
+    return (received, seconds)
+}
+
+/// Single-row commits per second in WAL with synchronous=FULL, as both stores write.
+private func durableCommitsPerSecond(in directory: String) throws -> Double {
+    let database = try Database(path: directory + "/commits.db")
+    try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)")
+    let insert = try database.makeStatement("INSERT INTO t (body) VALUES (?)")
+    let body = [UInt8](repeating: 1, count: 200)
+    let start = ContinuousClock.now
+    var count = 0
+    while ContinuousClock.now - start < .seconds(1) {
+        try insert.execute(arguments: [body])
+        count += 1
+    }
+    return Double(count) / (ContinuousClock.now - start).seconds
+}
+
+/// Counts events as they come, so a wait can end on a count or on silence; `handle` runs on each
+/// event first (the agent bench acknowledges messages there, as an app does).
+final class EventCounter<Event: Sendable>: Sendable {
+    private struct State {
+        var events: [Event] = []
+        var matched = 0
+        var lastMatch: ContinuousClock.Instant?
+    }
+    private final class Shared: Sendable {
+        let mutex = Mutex(State())
+    }
+    private let shared = Shared()
+    private let reader: Task<Void, Never>
+
+    init(_ events: AsyncStream<Event>, handle: (@Sendable (Event) async -> Void)? = nil) {
+        let shared = self.shared
+        reader = Task {
+            for await event in events {
+                await handle?(event)
+                shared.mutex.withLock { $0.events.append(event) }
+            }
+        }
+    }
+
+    deinit { reader.cancel() }
+
+    var lastMatch: ContinuousClock.Instant? { shared.mutex.withLock { $0.lastMatch } }
+
+    /// Waits until `count` events match, or until none has matched for `idle`; returns how many
+    /// matched (fewer than `count` after a silence). Matched and unmatched events are consumed.
+    @discardableResult
+    func wait(for count: Int, idle: Duration, _ matches: (Event) -> Bool) async throws -> Int {
+        shared.mutex.withLock { $0.matched = 0 }
+        var quietSince = ContinuousClock.now
+        while true {
+            let pending = shared.mutex.withLock { state -> [Event] in
+                defer { state.events.removeAll() }
+                return state.events
+            }
+            var matchedNow = 0
+            for event in pending where matches(event) { matchedNow += 1 }
+            let matched = shared.mutex.withLock { state -> Int in
+                if matchedNow > 0 { state.lastMatch = .now }
+                state.matched += matchedNow
+                return state.matched
+            }
+            if matched >= count { return matched }
+            if matchedNow > 0 { quietSince = .now }
+            if ContinuousClock.now - quietSince > idle { return matched }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

@@ -1,0 +1,136 @@
+// Chat core (issue 5): reading a million-item database through ChatController beside the raw
+// SQL of the same page, the chat list, and the receive pipeline (ChatReceiveBench.swift).
+import Foundation
+import SimpleXChat
+import SimpleXCrypto
+
+func chatBenchmarkLines() async throws -> [String] {
+    var lines = try await chatReadingLines(contacts: 1_000, items: 1_000_000)
+    lines += try await chatReceiveLines()
+    return lines
+}
+
+/// Latencies of `runs` calls of `body` after `warmup` unmeasured ones.
+private func latencies(runs: Int, warmup: Int = 50, _ body: (Int) async throws -> Void) async rethrows
+    -> Latencies
+{
+    for index in 0..<warmup { try await body(index) }
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    samples.reserveCapacity(runs)
+    for index in 0..<runs {
+        let start = clock.now
+        try await body(index)
+        samples.append((clock.now - start).seconds)
+    }
+    return Latencies(samples)
+}
+
+struct Latencies {
+    let p50: Double
+    let p99: Double
+
+    init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        p50 = sorted[sorted.count / 2]
+        p99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
+    }
+
+    var text: String { "p50 \(microseconds(p50)), p99 \(microseconds(p99))" }
+}
+
+private func microseconds(_ seconds: Double) -> String {
+    seconds >= 0.001 ? format(seconds * 1000, 2) + " ms" : grouped(seconds * 1e6) + " µs"
+}
+
+private func chatReadingLines(contacts: Int, items: Int) async throws -> [String] {
+    // SIMPLEX_BENCH_CHAT_DIR keeps the database there and reuses it on the next run (profiling).
+    let kept = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_CHAT_DIR"]
+    let directory = try kept ?? RelayBench.temporaryDirectory("chat")
+    defer { if kept == nil { try? FileManager.default.removeItem(atPath: directory) } }
+    let clock = ContinuousClock()
+    let buildStart = clock.now
+    let path = directory + "/simplex_v1_chat.db"
+    let built =
+        try kept != nil && FileManager.default.fileExists(atPath: path)
+        ? ChatDatabaseBuilder.existing(in: directory)
+        : ChatDatabaseBuilder.build(in: directory, contacts: contacts, items: items)
+    let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1_000_000
+    var lines = [
+        "database: \(grouped(Double(items))) items in \(grouped(Double(contacts))) chats, the long one \(grouped(Double(built.longChatItems))) items, "
+            + "interleaved; \(size) MB, built in \(format((clock.now - buildStart).seconds, 1)) s"
+    ]
+    let chat = try await ChatController.open(
+        groupDirectory: directory, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+    let user = built.userId
+    let long = built.contactIds[0]
+    let rawPage = try RawSQLiteQuery(path: path, sql: ChatSchema.Reading.page(.before), cacheKiB: 32_768)
+
+    // Open a chat: its last 50 items, as the command API asks (`/_get chat @1 count=50`).
+    let randomChats = (0..<1_050).map { _ in built.contactIds.randomElement() ?? long }
+    for (label, chatIds) in [
+        ("the long chat", [Int64](repeating: long, count: 1_050)), ("random chats of 1,000", randomChats),
+    ] {
+        let api = try await latencies(runs: 1_000) { index in
+            let page = try await chat.chatItems(contactId: chatIds[index], .last(count: 50))
+            precondition(page.count == 50)
+        }
+        let raw = await latencies(runs: 1_000) { index in
+            precondition(rawPage.run([user, chatIds[index], .max, 50]) == 50)
+        }
+        lines.append(
+            "open a chat (last 50 items, ChatController.chatItems), \(label): \(api.text); raw SQL page (C API, no model): \(raw.text); "
+                + "ratio p50 \(format(api.p50 / raw.p50, 1))×, p99 \(format(api.p99 / raw.p99, 1))× (goal p99 ≤ 2 ms and ≤ 5×)"
+        )
+    }
+    // By name, as the line mode does: the contact lookup comes first.
+    let byName = try await latencies(runs: 1_000) { _ in _ = try await chat.lastItems(in: "bob", count: 50) }
+    lines.append("open the long chat by name (lastItems(in:count:), with the contact lookup): \(byName.text)")
+
+    // Deep in the history, and the other page shapes.
+    let middle =
+        try await chat.chatItems(contactId: long, .last(count: built.longChatItems / 2)).first?.itemId ?? 1
+    let deep = try await latencies(runs: 1_000) { _ in
+        _ = try await chat.chatItems(contactId: long, .before(id: middle, count: 50))
+    }
+    let around = try await latencies(runs: 1_000) { _ in
+        _ = try await chat.chatItems(contactId: long, .around(id: middle, count: 25))
+    }
+    let images = try await latencies(runs: 1_000) { _ in
+        let page = try await chat.chatItems(contactId: long, .last(count: 50), filter: .images)
+        precondition(page.count == 50)
+    }
+    lines.append(
+        "the long chat, \(grouped(Double(built.longChatItems / 2))) items back: 50 before \(deep.text); 25 around \(around.text); "
+            + "last 50 images (content filter) \(images.text)")
+
+    // The chat list.
+    let list = try await latencies(runs: 200, warmup: 10) { _ in
+        let previews = try await chat.chatList()
+        precondition(previews.count == contacts)
+    }
+    let rawList = try RawSQLiteQuery(path: path, sql: ChatSchema.Reading.chatList, cacheKiB: 32_768)
+    let rawListTime = await latencies(runs: 200, warmup: 10) { _ in
+        precondition(rawList.run([user]) == contacts)
+    }
+    lines.append(
+        "chat list of \(grouped(Double(contacts))) chats (last item, unread count, by activity): \(list.text); "
+            + "raw SQL \(rawListTime.text) (goal ≤ 5 ms)")
+
+    // Search: a word in one item of 50 across all chats fills a page at once; a word in three
+    // items of the long chat reads its whole history (LIKE: no word index).
+    let common = try await latencies(runs: 200, warmup: 10) { _ in
+        let found = try await chat.search("lunch", in: nil)
+        precondition(found.count == 20)
+    }
+    let rare = try await latencies(runs: 10, warmup: 1) { _ in
+        let found = try await chat.search("zebra", in: "bob")
+        precondition(found.count == 3)
+    }
+    lines.append(
+        "search all chats, a page of 20 of a word in 1 item of 50: \(common.text); "
+            + "in the long chat, a word in 3 of its items (reads all \(grouped(Double(built.longChatItems)))): \(rare.text)"
+    )
+    await chat.stop()
+    return lines
+}

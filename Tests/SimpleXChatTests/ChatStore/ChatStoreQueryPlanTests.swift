@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@testable import SimpleXChat
+
+/// The scaling argument for reading: each query SEARCHes an index for its page instead of
+/// SCANning chat_items (the whole history) or sorting it in a temporary B-tree. Checked as the app
+/// runs (no statistics) and after ANALYZE, with which the planner would prefer a scan if the index
+/// did not fit the query.
+struct ChatStoreQueryPlanTests {
+    struct Query: CustomTestStringConvertible, Sendable {
+        let name: String
+        let sql: String
+        let arguments: [Int64?]
+        /// Indexes the query may search (`INTEGER PRIMARY KEY` for the rowid), with what the
+        /// plan must say it looks up.
+        let indexes: [String]
+        /// A few rows sorted for ORDER BY are fine where the rows are a page's reactions.
+        var sortAllowed = false
+        var testDescription: String { name }
+    }
+
+    static let pageArguments: [Int64?] = [1, 2, 150, 50, nil, nil]
+
+    static let queries: [Query] = {
+        var queries: [Query] = []
+        for direction in [ChatSchema.Reading.Direction.before, .after] {
+            for (tag, search) in [(false, false), (true, false), (false, true), (true, true)] {
+                queries.append(
+                    Query(
+                        name: "page \(direction) tag=\(tag) search=\(search)",
+                        sql: ChatStore.pageSQL(direction, tag: tag, search: search),
+                        arguments: Array(pageArguments.prefix(search ? 6 : tag ? 5 : 4)),
+                        indexes: [tag ? "idx_chat_items_contact_content_tag" : "idx_chat_items_contact_page"])
+                )
+            }
+        }
+        let selectRead = "SELECT chat_item_id "
+        return queries + [
+            // With one user ANALYZE shows user_id selects nothing, and SQLite walks the ids
+            // backwards instead of the (user_id, id) index: the same order, the same pages.
+            Query(
+                name: "search all chats", sql: ChatSchema.Reading.searchAll, arguments: pageArguments,
+                indexes: ["idx_chat_items_user_item", "INTEGER PRIMARY KEY (rowid<?)"]),
+            Query(
+                name: "reactions of a page", sql: ChatSchema.Reading.reactions, arguments: [nil],
+                indexes: ["sqlite_autoindex_chat_item_reactions_1 (chat_item_id=?)"], sortAllowed: true),
+            Query(
+                name: "chat list", sql: ChatSchema.Reading.chatList, arguments: [1],
+                indexes: ["idx_contacts_chat_ts (user_id=?)"]),
+            Query(
+                name: "chat list connection", sql: ChatSchema.Reading.chatList, arguments: [1],
+                indexes: ["COVERING INDEX idx_connections_contact_state (contact_id=?)"]),
+            Query(
+                name: "chat list last item", sql: ChatSchema.Reading.chatList, arguments: [1],
+                indexes: ["i USING INTEGER PRIMARY KEY (rowid=?)"]),
+            Query(
+                name: "unread items of a chat",
+                sql: selectRead + ChatStore.receivedItems(status: "rcv_new", byIds: false),
+                arguments: [1, 2],
+                indexes: ["idx_chat_items_contact_status (user_id=? AND contact_id=? AND item_status=?)"]),
+            // Each id is one lookup, by the primary key or by the status index with the id in it.
+            Query(
+                name: "unread items by id",
+                sql: selectRead + ChatStore.receivedItems(status: "rcv_new", byIds: true),
+                arguments: [1, 2, nil],
+                indexes: [
+                    "INTEGER PRIMARY KEY (rowid=?)",
+                    "idx_chat_items_contact_status (user_id=? AND contact_id=? AND item_status=? AND rowid=?)",
+                ]),
+            Query(
+                name: "first unread", sql: ChatSchema.Paging.firstUnread, arguments: [1, 2],
+                indexes: ["idx_chat_items_contact_status"]),
+            Query(
+                name: "expired items", sql: ChatSchema.Reading.expired, arguments: [1, 1_000, 500],
+                indexes: ["idx_chat_items_timed_delete_at"]),
+            Query(
+                name: "next expiry", sql: ChatSchema.Reading.nextExpiry, arguments: [1],
+                indexes: ["idx_chat_items_timed_delete_at"]),
+            Query(
+                name: "contact by name or alias", sql: ChatStore.contactIdsNamed, arguments: [1, nil],
+                indexes: ["sqlite_autoindex_contacts_1 (user_id=? AND local_display_name=?)"]),
+            Query(
+                name: "contact by alias", sql: ChatStore.contactIdsNamed, arguments: [1, nil],
+                indexes: ["idx_contacts_local_alias (user_id=? AND local_alias=?)"]),
+            // The delete trigger's query for a chat's new last item.
+            Query(
+                name: "last item after a delete",
+                sql: "SELECT max(chat_item_id) FROM chat_items WHERE user_id = ?1 AND contact_id = ?2",
+                arguments: [1, 2], indexes: ["idx_chat_items_contact_page"]),
+        ]
+    }()
+
+    @Test(arguments: queries)
+    func readingQuerySearchesItsIndex(query: Query) throws {
+        let fixture = try ChatStoreFixture()
+        let contacts = try ["bob", "carol", "dan"].map { try fixture.contact($0) }
+        let kinds: [MsgContent] = [
+            .text("hello"), SampleContent.image, SampleContent.file, SampleContent.link,
+        ]
+        for index in 0..<400 {
+            let item = try fixture.item(contacts[index % 3], kinds[index % 4], sent: index % 2 == 0)
+            if index % 7 == 0 { _ = try fixture.store.setTimed(item, ttl: 60, startNow: true) }
+            if index % 11 == 0 { try fixture.store.setReaction(item, emoji: "👍", byUser: false, add: true) }
+        }
+        let database = fixture.store.database
+        let arguments = StatementArguments(query.arguments.map { $0 as (any DatabaseValueConvertible)? })
+        #expect(try database.makeStatement(query.sql).parameterCount == query.arguments.count)
+        for analyzed in [false, true] {
+            if analyzed { try database.execute("ANALYZE") }
+            let plan = try database.fetchAll("EXPLAIN QUERY PLAN " + query.sql, arguments: arguments).map {
+                try $0["detail"] as String
+            }
+            let text = plan.joined(separator: "\n")
+            let searched = plan.contains { line in
+                line.hasPrefix("SEARCH") && query.indexes.contains { line.contains($0) }
+            }
+            #expect(searched, "analyzed=\(analyzed)\n\(text)")
+            // Only json_each, the list of a page's ids, may be scanned.
+            #expect(
+                !plan.contains { $0.hasPrefix("SCAN") && !$0.contains("VIRTUAL TABLE") },
+                "analyzed=\(analyzed)\n\(text)")
+            if !query.sortAllowed { #expect(!text.contains("TEMP B-TREE"), "analyzed=\(analyzed)\n\(text)") }
+        }
+    }
+}
