@@ -179,7 +179,14 @@ extension ChatController {
         throws(ChatAPIError) -> [ChatItem]
     {
         try api { () throws(ChatError) in
-            try chatItems(contactId: contact.contactId, pagination, search: search?.isEmpty == false ? search : nil)
+            switch pagination {
+            case .before(let id, _), .after(let id, _), .around(let id, _):
+                // The item a page is anchored at must be in this chat.
+                guard try store.item(id: id).contactId == contact.contactId else { throw .itemNotFound("#\(id)") }
+            case .last, .initial:
+                break
+            }
+            return try chatItems(contactId: contact.contactId, pagination, search: search?.isEmpty == false ? search : nil)
         }
     }
 }
