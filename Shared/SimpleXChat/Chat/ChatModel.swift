@@ -86,6 +86,8 @@ public struct ChatPreview: Equatable, Sendable {
     public let unreadCount: Int
     /// The user marked the chat unread (apart from its unread items).
     public var unreadChat: Bool = false
+    /// The oldest unread item, where the chat opens; 0 when none.
+    public var minUnreadItemId: Int64 = 0
 }
 
 /// An item's history, for item info: its status changes and earlier versions.

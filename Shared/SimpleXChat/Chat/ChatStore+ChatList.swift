@@ -9,7 +9,7 @@ extension ChatStore {
     /// kept on the contact by triggers) and the reactions of the last items.
     func chatList(_ user: ChatUser) throws(ChatError) -> [ChatPreview] {
         let rows = try rows(ChatSchema.Reading.chatList, [user.userId])
-        let itemOffset = 9
+        let itemOffset = 10
         var lastItems: [ChatItem?] = []
         lastItems.reserveCapacity(rows.count)
         for row in rows {
@@ -26,7 +26,7 @@ extension ChatStore {
             previews.append(
                 ChatPreview(
                     contact: try listedContact(row), lastItem: item, unreadCount: try column(row, 7),
-                    unreadChat: try column(row, 8)))
+                    unreadChat: try column(row, 8), minUnreadItemId: try column(row, 9)))
         }
         return previews
     }

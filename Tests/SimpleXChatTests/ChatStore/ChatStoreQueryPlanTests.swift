@@ -83,7 +83,11 @@ struct ChatStoreQueryPlanTests {
             Query(
                 name: "contact by alias", sql: ChatStore.contactIdsNamed, arguments: [1, nil],
                 indexes: ["idx_contacts_local_alias (user_id=? AND local_alias=?)"]),
-            // The delete trigger's query for a chat's new last item.
+            // The triggers' queries for a chat's oldest unread item, and its last after a delete.
+            Query(
+                name: "oldest unread after a read or delete",
+                sql: "SELECT min(chat_item_id) FROM chat_items WHERE user_id = ?1 AND contact_id = ?2 AND item_status = 'rcv_new'",
+                arguments: [1, 2], indexes: ["idx_chat_items_contact_status (user_id=? AND contact_id=? AND item_status=?)"]),
             Query(
                 name: "last item after a delete",
                 sql: "SELECT max(chat_item_id) FROM chat_items WHERE user_id = ?1 AND contact_id = ?2",

@@ -13,8 +13,8 @@ struct ChatStoreReadStateTests {
         let dan = try fixture.contact("dan")
         fixture.clock.advance(by: 1)
         let eve = try fixture.contact("eve")  // no items: ordered by when the contact was made
-        try fixture.text(carol, "c1")
-        try fixture.text(bob, "b1")
+        let carolFirst = try fixture.text(carol, "c1")
+        let bobFirst = try fixture.text(bob, "b1")
         try fixture.text(bob, "b2")
         let carolLast = try fixture.text(carol, "c2", sent: true)
         try fixture.store.setReaction(carolLast, emoji: "👍", byUser: false, add: true)
@@ -24,6 +24,7 @@ struct ChatStoreReadStateTests {
         #expect(list.map(\.contact.localDisplayName) == ["dan", "carol", "bob", "eve"])
         #expect(list.map(\.lastItem?.text) == ["d1", "c2", "b2", nil])
         #expect(list.map(\.unreadCount) == [0, 1, 2, 0])
+        #expect(list.map(\.minUnreadItemId) == [0, carolFirst.itemId, bobFirst.itemId, 0])
         #expect(list[1].lastItem?.reactions == [ChatItemReaction(emoji: "👍", byUser: false)])
         #expect(list.allSatisfy { $0.contact.ready })
         #expect(list[3].contact == eve)
@@ -131,6 +132,8 @@ struct ChatStoreReadStateTests {
         }
         for preview in try fixture.store.chatList(fixture.user) {
             #expect(preview.unreadCount == (try fixture.countedUnread(preview.contact)))
+            let first = try fixture.store.firstUnread(fixture.user, contactId: preview.contact.contactId)
+            #expect(preview.minUnreadItemId == first ?? 0)
             let last = try fixture.store.items(
                 fixture.user, contactId: preview.contact.contactId, .last(count: 1)
             ).first
@@ -175,6 +178,9 @@ struct ChatStoreReadStateTests {
         )
         #expect(try row["last_chat_item_id"] as Int64 == last)
         #expect(try row["unread_count"] as Int == 3)
+        #expect(
+            try database.fetchValue(Int64.self, "SELECT min_unread_item_id FROM contacts WHERE contact_id = ?", arguments: [bob])
+                == last - 2)
         #expect(
             try database.fetchValue(String.self, "SELECT msg_content_tag FROM chat_items LIMIT 1")
                 == "rcvMsgContent")
