@@ -7,9 +7,9 @@ extension ChatSchema {
     ///   stores it. (`item_content` is always JSON written by `MsgContent.json`.)
     /// - `timed_ttl` and `timed_delete_at` for disappearing messages, as SimpleX names them: a sent
     ///   item's timer starts when it is sent, a received one's when it is read.
-    /// - `last_chat_item_id`, `unread_count` and `min_unread_item_id` per contact, kept by triggers
-    ///   on chat_items, so the chat list is one indexed query whatever the histories hold (counting
-    ///   unread items would read every unread index entry of every chat on each refresh).
+    /// - `last_chat_item_id` and `unread_count` per contact, kept by triggers on chat_items, so the
+    ///   chat list is one indexed query whatever the histories hold (counting unread items would
+    ///   read every unread index entry of every chat on each refresh).
     static let reading = """
         ALTER TABLE chat_items ADD COLUMN msg_content_tag TEXT
           GENERATED ALWAYS AS (json_extract(item_content, '$.type')) VIRTUAL;
@@ -23,17 +23,12 @@ extension ChatSchema {
 
         ALTER TABLE contacts ADD COLUMN last_chat_item_id INTEGER; -- kept by the triggers below
         ALTER TABLE contacts ADD COLUMN unread_count INTEGER NOT NULL DEFAULT 0;
-        ALTER TABLE contacts ADD COLUMN min_unread_item_id INTEGER; -- the oldest unread, where a chat opens
         UPDATE contacts SET
           last_chat_item_id = (
             SELECT max(chat_item_id) FROM chat_items i
             WHERE i.user_id = contacts.user_id AND i.contact_id = contacts.contact_id),
           unread_count = (
             SELECT count(*) FROM chat_items i
-            WHERE i.user_id = contacts.user_id AND i.contact_id = contacts.contact_id
-              AND i.item_status = 'rcv_new'),
-          min_unread_item_id = (
-            SELECT min(chat_item_id) FROM chat_items i
             WHERE i.user_id = contacts.user_id AND i.contact_id = contacts.contact_id
               AND i.item_status = 'rcv_new');
         -- The chat list: a user's chats by last activity.
@@ -51,9 +46,7 @@ extension ChatSchema {
         BEGIN
           UPDATE contacts SET
             last_chat_item_id = NEW.chat_item_id,
-            unread_count = unread_count + (NEW.item_status = 'rcv_new'),
-            min_unread_item_id = CASE WHEN NEW.item_status = 'rcv_new' AND min_unread_item_id IS NULL
-              THEN NEW.chat_item_id ELSE min_unread_item_id END
+            unread_count = unread_count + (NEW.item_status = 'rcv_new')
           WHERE contact_id = NEW.contact_id;
         END;
 
@@ -65,11 +58,7 @@ extension ChatSchema {
             last_chat_item_id = CASE WHEN last_chat_item_id = OLD.chat_item_id
               THEN (SELECT max(chat_item_id) FROM chat_items
                     WHERE user_id = OLD.user_id AND contact_id = OLD.contact_id)
-              ELSE last_chat_item_id END,
-            min_unread_item_id = CASE WHEN min_unread_item_id = OLD.chat_item_id
-              THEN (SELECT min(chat_item_id) FROM chat_items
-                    WHERE user_id = OLD.user_id AND contact_id = OLD.contact_id AND item_status = 'rcv_new')
-              ELSE min_unread_item_id END
+              ELSE last_chat_item_id END
           WHERE contact_id = OLD.contact_id;
         END;
 
@@ -77,15 +66,7 @@ extension ChatSchema {
         WHEN NEW.contact_id IS NOT NULL AND (OLD.item_status = 'rcv_new') != (NEW.item_status = 'rcv_new')
         BEGIN
           UPDATE contacts SET
-            unread_count = unread_count + (NEW.item_status = 'rcv_new') - (OLD.item_status = 'rcv_new'),
-            min_unread_item_id = CASE
-              WHEN NEW.item_status = 'rcv_new'
-                THEN CASE WHEN min_unread_item_id IS NULL OR NEW.chat_item_id < min_unread_item_id
-                  THEN NEW.chat_item_id ELSE min_unread_item_id END
-              WHEN min_unread_item_id = OLD.chat_item_id
-                THEN (SELECT min(chat_item_id) FROM chat_items
-                      WHERE user_id = NEW.user_id AND contact_id = NEW.contact_id AND item_status = 'rcv_new')
-              ELSE min_unread_item_id END
+            unread_count = unread_count + (NEW.item_status = 'rcv_new') - (OLD.item_status = 'rcv_new')
           WHERE contact_id = NEW.contact_id;
         END;
         """

@@ -102,9 +102,13 @@ struct ChatControllerReadingTests {
             ])
         #expect(try await bob.chat.chatList().first?.unreadCount == 3)
 
-        // Read: its timer starts, and a second later it is gone.
-        #expect(
-            try await bob.chat.markRead(contactId: aliceContact.contactId, itemIds: [received.itemId]) == 1)
+        // Read through the command API (`/_read chat items @1 <id>`): its timer starts, and a
+        // second later it is gone.
+        let response = await bob.chat.execute("/_read chat items @\(aliceContact.contactId) \(received.itemId)")
+        guard case .itemsReadForChat = response else {
+            Issue.record("read: \(response)")
+            return
+        }
         let bobExpired = try await bob.events.next {
             if case .itemsExpired(_, let items) = $0 { items } else { nil }
         }

@@ -158,6 +158,39 @@ struct ChatStoreReadStateTests {
         }
     }
 
+    /// A database from before 20261201_chat_list_unread gets each chat's oldest unread item, and
+    /// the replaced triggers keep it from then on.
+    @Test func chatListUnreadMigrationFillsTheOldestUnreadItem() throws {
+        let directory = try TemporaryDirectory("chat-store")
+        let database = try Database(path: directory.appending("chat.db"))
+        try database.migrate(Array(ChatSchema.migrations.prefix { $0.name != "20261201_chat_list_unread" }))
+        let user = try database.insertUser("alice")
+        let bob = try database.insertContact("bob", userID: user)
+        let carol = try database.insertContact("carol", userID: user)
+        var bobItems: [Int64] = []
+        for index in 0..<4 {
+            bobItems.append(
+                try database.insertItem(
+                    userID: user, contactID: bob, text: "\(index)",
+                    status: index == 0 ? "rcv_read" : "rcv_new"))
+        }
+        _ = try database.insertItem(userID: user, contactID: carol, text: "read", status: "rcv_read")
+        try database.migrate(ChatSchema.migrations)
+        func oldestUnread(_ contact: Int64) throws -> Int64? {
+            try database.fetchValue(
+                Int64?.self, "SELECT min_unread_item_id FROM contacts WHERE contact_id = ?",
+                arguments: [contact])
+                ?? nil
+        }
+        #expect(try oldestUnread(bob) == bobItems[1])
+        #expect(try oldestUnread(carol) == nil)
+        try database.execute(
+            "UPDATE chat_items SET item_status = 'rcv_read' WHERE chat_item_id = ?", arguments: [bobItems[1]])
+        #expect(try oldestUnread(bob) == bobItems[2])
+        let newest = try database.insertItem(userID: user, contactID: carol, text: "new")
+        #expect(try oldestUnread(carol) == newest)
+    }
+
     /// A database from before the reading migration gets its counts and last items filled in.
     @Test func migrationFillsCountsAndLastItemsOfExistingChats() throws {
         let directory = try TemporaryDirectory("chat-store")
@@ -179,7 +212,8 @@ struct ChatStoreReadStateTests {
         #expect(try row["last_chat_item_id"] as Int64 == last)
         #expect(try row["unread_count"] as Int == 3)
         #expect(
-            try database.fetchValue(Int64.self, "SELECT min_unread_item_id FROM contacts WHERE contact_id = ?", arguments: [bob])
+            try database.fetchValue(
+                Int64.self, "SELECT min_unread_item_id FROM contacts WHERE contact_id = ?", arguments: [bob])
                 == last - 2)
         #expect(
             try database.fetchValue(String.self, "SELECT msg_content_tag FROM chat_items LIMIT 1")

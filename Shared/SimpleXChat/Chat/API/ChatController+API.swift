@@ -75,15 +75,14 @@ extension ChatController {
         case .apiForwardChatItems(let to, let from, let itemIds, let ttl):
             return try await forwardItems(itemIds, from: from, to: to, ttl: ttl)
         case .apiChatRead(let ref):
+            // Through the controller: read items get their status event, disappearing ones
+            // start their timers, and the user's "unread" mark is cleared.
             let contact = try self.contact(ref)
-            try api { () throws(ChatError) in
-                try store.markRead(user, contact)
-                try store.setUnreadChat(contact, false)
-            }
+            try api { () throws(ChatError) in _ = try markRead(contactId: contact.contactId) }
             return .cmdOk(user: user)
         case .apiChatItemsRead(let ref, let itemIds):
             let contact = try self.contact(ref)
-            try api { () throws(ChatError) in try store.markItemsRead(user, contact, ids: itemIds) }
+            try api { () throws(ChatError) in _ = try markRead(contactId: contact.contactId, itemIds: itemIds) }
             return .itemsReadForChat(user: user, chatInfo: .direct(contact: contact))
         case .apiChatUnread(let ref, let unread):
             let contact = try self.contact(ref)
@@ -162,12 +161,15 @@ extension ChatController {
                             chatInfo: .contactConnection(connection), chatItems: [], chatStats: ChatStats()))
                 }
             }
+            // The list carries each chat's stats: no query per chat.
             for preview in try store.chatList(user) {
                 chats.append(
                     ChatData(
                         chatInfo: .direct(contact: preview.contact),
                         chatItems: preview.lastItem.map { [$0] } ?? [],
-                        chatStats: try store.chatStats(user, preview.contact)))
+                        chatStats: ChatStats(
+                            unreadCount: preview.unreadCount, minUnreadItemId: preview.minUnreadItemId,
+                            unreadChat: preview.unreadChat)))
             }
             return chats
         }

@@ -15,40 +15,23 @@ extension ChatStore {
         return try contact(id: id)
     }
 
-    /// A chat's unread items, the oldest of them, and the user's "mark unread" flag.
+    /// A chat's unread items, the oldest of them, and the user's "mark unread" flag, as the chat
+    /// list keeps them on the contact.
     func chatStats(_ user: ChatUser, _ contact: ChatContact) throws(ChatError) -> ChatStats {
         guard
             let row = try row(
                 """
-                SELECT count(*) AS n, coalesce(min(chat_item_id), 0) AS first FROM chat_items
-                WHERE user_id = ? AND contact_id = ? AND item_status = 'rcv_new'
-                """, [user.userId, contact.contactId])
+                SELECT unread_count, coalesce(min_unread_item_id, 0) AS first, unread_chat FROM contacts
+                WHERE contact_id = ? AND user_id = ?
+                """, [contact.contactId, user.userId])
         else { return ChatStats() }
-        let flag = try self.row("SELECT unread_chat FROM contacts WHERE contact_id = ?", [contact.contactId])
-        let count: Int64 = try value(row, "n")
         return ChatStats(
-            unreadCount: Int(count), minUnreadItemId: try value(row, "first"),
-            unreadChat: try flag.map { row throws(ChatError) -> Bool in try value(row, "unread_chat") }
-                ?? false)
+            unreadCount: try value(row, "unread_count"), minUnreadItemId: try value(row, "first"),
+            unreadChat: try value(row, "unread_chat"))
     }
 
     func setUnreadChat(_ contact: ChatContact, _ unread: Bool) throws(ChatError) {
-        try run(
-            "UPDATE contacts SET unread_chat = ?, updated_at = ? WHERE contact_id = ?",
-            [unread, now(), contact.contactId])
-    }
-
-    /// Marks these received items of the chat read; other ids are passed over.
-    func markItemsRead(_ user: ChatUser, _ contact: ChatContact, ids: [Int64]) throws(ChatError) {
-        try transaction { () throws(ChatError) in
-            for id in ids {
-                try run(
-                    """
-                    UPDATE chat_items SET item_status = 'rcv_read', updated_at = ?
-                    WHERE chat_item_id = ? AND user_id = ? AND contact_id = ? AND item_status = 'rcv_new'
-                    """, [now(), id, user.userId, contact.contactId])
-            }
-        }
+        try setUnreadChat(contactId: contact.contactId, unread)
     }
 
     /// Connections made or joined that have no contact yet, newest first.

@@ -1,0 +1,61 @@
+extension ChatSchema {
+    /// The fifth migration: each chat's oldest unread item (SimpleX's `minUnreadItemId`, where a
+    /// chat opens) kept on the contact beside its unread count, so the chat list and the command
+    /// API's chat stats stay one query without a search per chat. The triggers of
+    /// `20261130_reading` are replaced by ones that also keep it.
+    static let chatListUnread = """
+        ALTER TABLE contacts ADD COLUMN min_unread_item_id INTEGER; -- NULL when all is read
+        UPDATE contacts SET
+          min_unread_item_id = (
+            SELECT min(chat_item_id) FROM chat_items i
+            WHERE i.user_id = contacts.user_id AND i.contact_id = contacts.contact_id
+              AND i.item_status = 'rcv_new');
+        DROP TRIGGER chat_items_contact_insert;
+        DROP TRIGGER chat_items_contact_delete;
+        DROP TRIGGER chat_items_contact_status;
+
+        -- Ids only grow (AUTOINCREMENT), so a new item is always its chat's last.
+        CREATE TRIGGER chat_items_contact_insert AFTER INSERT ON chat_items
+        WHEN NEW.contact_id IS NOT NULL
+        BEGIN
+          UPDATE contacts SET
+            last_chat_item_id = NEW.chat_item_id,
+            unread_count = unread_count + (NEW.item_status = 'rcv_new'),
+            min_unread_item_id = CASE WHEN NEW.item_status = 'rcv_new' AND min_unread_item_id IS NULL
+              THEN NEW.chat_item_id ELSE min_unread_item_id END
+          WHERE contact_id = NEW.contact_id;
+        END;
+
+        CREATE TRIGGER chat_items_contact_delete AFTER DELETE ON chat_items
+        WHEN OLD.contact_id IS NOT NULL
+        BEGIN
+          UPDATE contacts SET
+            unread_count = unread_count - (OLD.item_status = 'rcv_new'),
+            last_chat_item_id = CASE WHEN last_chat_item_id = OLD.chat_item_id
+              THEN (SELECT max(chat_item_id) FROM chat_items
+                    WHERE user_id = OLD.user_id AND contact_id = OLD.contact_id)
+              ELSE last_chat_item_id END,
+            min_unread_item_id = CASE WHEN min_unread_item_id = OLD.chat_item_id
+              THEN (SELECT min(chat_item_id) FROM chat_items
+                    WHERE user_id = OLD.user_id AND contact_id = OLD.contact_id AND item_status = 'rcv_new')
+              ELSE min_unread_item_id END
+          WHERE contact_id = OLD.contact_id;
+        END;
+
+        CREATE TRIGGER chat_items_contact_status AFTER UPDATE OF item_status ON chat_items
+        WHEN NEW.contact_id IS NOT NULL AND (OLD.item_status = 'rcv_new') != (NEW.item_status = 'rcv_new')
+        BEGIN
+          UPDATE contacts SET
+            unread_count = unread_count + (NEW.item_status = 'rcv_new') - (OLD.item_status = 'rcv_new'),
+            min_unread_item_id = CASE
+              WHEN NEW.item_status = 'rcv_new'
+                THEN CASE WHEN min_unread_item_id IS NULL OR NEW.chat_item_id < min_unread_item_id
+                  THEN NEW.chat_item_id ELSE min_unread_item_id END
+              WHEN min_unread_item_id = OLD.chat_item_id
+                THEN (SELECT min(chat_item_id) FROM chat_items
+                      WHERE user_id = NEW.user_id AND contact_id = NEW.contact_id AND item_status = 'rcv_new')
+              ELSE min_unread_item_id END
+          WHERE contact_id = NEW.contact_id;
+        END;
+        """
+}
