@@ -120,13 +120,17 @@ private func chatReadingLines(contacts: Int, items: Int) async throws -> [String
     // with the response written as JSON, as a UI over chat_send_cmd receives it.
     let apiList = await latencies(runs: 200, warmup: 10) { _ in
         let response = await chat.execute(.apiGetChats(userId: user, pendingConnections: false))
-        guard case .apiChats(_, let chats) = response, chats.count == contacts else { preconditionFailure("\(response)") }
+        guard case .apiChats(_, let chats) = response, chats.count == contacts else {
+            preconditionFailure("\(response)")
+        }
     }
     let apiJSON = await latencies(runs: 50, warmup: 5) { _ in
         let text = await chat.execute(.apiGetChats(userId: user, pendingConnections: false)).jsonText
         precondition(text.utf8.count > contacts * 100)
     }
-    lines.append("  through the command API (/_get chats, with chat stats): \(apiList.text); and its JSON text: \(apiJSON.text)")
+    lines.append(
+        "  through the command API (/_get chats, with chat stats): \(apiList.text); and its JSON text: \(apiJSON.text)"
+    )
 
     // Search: a word in one item of 50 across all chats fills a page at once; a word in three
     // items of the long chat reads its whole history (LIKE: no word index).
