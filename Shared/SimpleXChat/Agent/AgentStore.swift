@@ -65,20 +65,13 @@ final class AgentStore {
         self.now = now
     }
 
-    /// Prepared statements by SQL: the agent runs the same few dozen for every message.
-    private var statements: [String: Statement] = [:]
 
     func close() {
-        statements = [:]
+        statements.removeAll()
         try? database.close()
     }
 
-    private func statement(_ sql: String) throws -> Statement {
-        if let prepared = statements[sql] { return prepared }
-        let prepared = try database.makeStatement(sql)
-        statements[sql] = prepared
-        return prepared
-    }
+    private lazy var statements = StatementCache(database)
 
     /// Runs `body` in one transaction; a failure rolls everything back.
     func transaction<T>(_ body: () throws(AgentError) -> T) throws(AgentError) -> T {
@@ -92,15 +85,15 @@ final class AgentStore {
     }
 
     func run(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) {
-        do { try statement(sql).execute(arguments: arguments) } catch { throw .store("\(error)") }
+        do { try statements.prepared(sql).execute(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     func rows(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> [Row] {
-        do { return try statement(sql).fetchAll(arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statements.prepared(sql).fetchAll(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     func row(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> Row? {
-        do { return try statement(sql).fetchOne(arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statements.prepared(sql).fetchOne(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     /// Column `name` of `row`, as `T`.

@@ -23,29 +23,22 @@ final class ChatStore {
     static let cacheKiB = 32_768
 
     func close() {
-        statements = [:]
+        statements.removeAll()
         try? database.close()
     }
 
-    private var statements: [String: Statement] = [:]
-
-    private func statement(_ sql: String) throws -> Statement {
-        if let prepared = statements[sql] { return prepared }
-        let prepared = try database.makeStatement(sql)
-        statements[sql] = prepared
-        return prepared
-    }
+    private lazy var statements = StatementCache(database)
 
     func run(_ sql: String, _ arguments: StatementArguments = []) throws(ChatError) {
-        do { try statement(sql).execute(arguments: arguments) } catch { throw .store("\(error)") }
+        do { try statements.prepared(sql).execute(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     func rows(_ sql: String, _ arguments: StatementArguments = []) throws(ChatError) -> [Row] {
-        do { return try statement(sql).fetchAll(arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statements.prepared(sql).fetchAll(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     func row(_ sql: String, _ arguments: StatementArguments = []) throws(ChatError) -> Row? {
-        do { return try statement(sql).fetchOne(arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statements.prepared(sql).fetchOne(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     func value<T: DatabaseValueConvertible>(_ row: Row, _ name: String) throws(ChatError) -> T {
