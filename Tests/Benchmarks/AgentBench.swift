@@ -7,27 +7,35 @@ import SimpleXProtocol
 import TestSupport
 
 func agentBenchmarkLines() async throws -> [String] {
-    guard let serverPath = RelayBench.serverPath else { return ["agent: not measured (no release smp-server beside simplex-bench)"] }
+    guard let serverPath = RelayBench.serverPath else {
+        return ["agent: not measured (no release smp-server beside simplex-bench)"]
+    }
     var lines: [String] = []
     for connections in [1, 4] {
-        let (messages, seconds) = try await agentThroughput(serverPath: serverPath, connections: connections, messages: 4_000)
+        let (messages, seconds, cpu) = try await agentThroughput(
+            serverPath: serverPath, connections: connections, messages: 4_000)
         lines.append(
             "agent → relay → agent over \(connections) connection\(connections == 1 ? "" : "s"), 1 KB messages, each committed by the receiver "
-                + "before its ACK: \(grouped(Double(messages) / seconds)) msg/s (\(messages) in \(format(seconds, 2)) s; goal ≥ 2,000)")
+                + "before its ACK: \(grouped(Double(messages) / seconds)) msg/s (\(messages) in \(format(seconds, 2)) s; goal ≥ 2,000); "
+                + "CPU per message: both agents \(grouped(cpu.agents * 1e6 / Double(messages))) µs, relay \(grouped(cpu.relay * 1e6 / Double(messages))) µs"
+        )
     }
     return lines
 }
 
 /// Alice sends `messages` 1 KB messages to Bob, spread over `connections` connections; Bob's
 /// app acknowledges each as it arrives. The relay runs in its own process, as users run it.
-private func agentThroughput(serverPath: String, connections: Int, messages: Int) async throws -> (Int, Double) {
+private func agentThroughput(serverPath: String, connections: Int, messages: Int) async throws
+    -> (Int, Double, (agents: Double, relay: Double))
+{
     let directory = try TemporaryDirectory("agent-bench")
     let relay = try RelayChild.initializedAndStarted(server: serverPath, config: directory.appending("relay"))
     defer { relay.process.terminate() }
     let address = try SMPServerAddress(keyHash: relay.keyHash, hosts: ["127.0.0.1"], port: relay.port)
     func open(_ name: String) async throws -> Agent {
         let config = AgentConfig(databasePath: directory.appending("\(name).db"), servers: [address])
-        return try await Agent.open(config: config, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        return try await Agent.open(
+            config: config, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
     }
     let alice = try await open("alice")
     let bob = try await open("bob")
@@ -51,6 +59,7 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
     }
 
     let start = ContinuousClock.now
+    let startCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
     let receiver = Task {
         var count = 0
         while count < messages, let event = await bobEvents.next() {
@@ -63,7 +72,10 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
     let body = [UInt8](repeating: 0x61, count: 1_024)
     for index in 0..<messages { try await alice.sendMessage(aliceIDs[index % connections], body: body) }
     let end = try await receiver.value
+    let endCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
     await alice.stop()
     await bob.stop()
-    return (messages, (end - start).seconds)
+    return (
+        messages, (end - start).seconds, (endCPU.process - startCPU.process, endCPU.server - startCPU.server)
+    )
 }

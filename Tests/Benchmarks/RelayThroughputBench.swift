@@ -679,7 +679,7 @@ private final class BenchSocket: @unchecked Sendable {
 
 /// Wall time, this process's CPU time, and the server's CPU time (a thread of this process by
 /// name, or another process by pid), read from /proc.
-private struct BenchClock {
+struct BenchClock {
     let wall: Double
     let process: Double
     let server: Double

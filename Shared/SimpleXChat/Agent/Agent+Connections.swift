@@ -37,9 +37,13 @@ extension Agent {
 
     /// Joins an invitation (fast handshake: our reply queue and profile go in a confirmation to
     /// their queue, which we secure with SKEY), or sends a request to a contact address.
-    public func joinConnection(_ link: ConnectionLink, connInfo: [UInt8]) async throws(AgentError) -> AgentConnectionID {
+    public func joinConnection(_ link: ConnectionLink, connInfo: [UInt8]) async throws(AgentError)
+        -> AgentConnectionID
+    {
         guard link.agentVersionRange.intersection(AgentVersions.agent) != nil else {
-            throw .link("agent versions \(link.agentVersionRange) are not supported (this agent speaks \(AgentVersions.agent))")
+            throw .link(
+                "agent versions \(link.agentVersionRange) are not supported (this agent speaks \(AgentVersions.agent))"
+            )
         }
         guard let target = link.queues.first else { throw .link("the link has no queue") }
         if link.isContactAddress { return try await requestContact(target, connInfo: connInfo) }
@@ -49,7 +53,8 @@ extension Agent {
         let own = RatchetKeyPairs.generate()
         var ratchet: RatchetState
         do {
-            ratchet = try RatchetState.joining(own: own, initiator: try RatchetPublicKeys(first: params.key1, second: params.key2))
+            ratchet = try RatchetState.joining(
+                own: own, initiator: try RatchetPublicKeys(first: params.key1, second: params.key2))
         } catch {
             throw .link("the invitation's keys: \(error)")
         }
@@ -61,13 +66,15 @@ extension Agent {
         let body: [UInt8]
         do {
             let info = try AgentMessage.connInfoReply(
-                queues: [SMPQueueInfo(try reply.uri, clientVersion: AgentConfig.queueVersionRange.max)], connInfo: connInfo
+                queues: [SMPQueueInfo(try reply.uri, clientVersion: AgentConfig.queueVersionRange.max)],
+                connInfo: connInfo
             ).encoded()
             let encrypted = try ratchet.encrypt(info, paddedLength: AgentCrypto.confirmationPaddedLength)
             let envelope = AgentMsgEnvelope(
                 agentVersion: AgentVersions.agent.max,
                 content: .confirmation(
-                    e2eParams: try E2ERatchetParams(version: params.version, key1: own.first.publicKey, key2: own.second.publicKey),
+                    e2eParams: try E2ERatchetParams(
+                        version: params.version, key1: own.first.publicKey, key2: own.second.publicKey),
                     encryptedConnInfo: encrypted))
             body = try ClientMessage(privateHeader: .empty, envelope: envelope).encoded()
         } catch let error as AgentError {
@@ -81,7 +88,9 @@ extension Agent {
             try store.insert(record)
             try store.insert(reply, rcvDHPrivateKey: dhPrivate, serverDHKey: serverDH)
             try store.insert(sndQueue)
-            try store.enqueue(connection: id, queue: sndQueue, kind: .confirmation, agentMsgID: nil, msgHash: nil, body: body)
+            try store.enqueue(
+                connection: id, queue: sndQueue, kind: .confirmation, agentMsgID: nil, msgHash: nil,
+                body: body)
         }
         kick(id)
         return id
@@ -89,7 +98,9 @@ extension Agent {
 
     /// To a contact address: make our own invitation and send it with our profile ('I' envelope,
     /// only per-queue encrypted); the address owner joins it if they accept.
-    private func requestContact(_ target: SMPQueueURI, connInfo: [UInt8]) async throws(AgentError) -> AgentConnectionID {
+    private func requestContact(_ target: SMPQueueURI, connInfo: [UInt8]) async throws(AgentError)
+        -> AgentConnectionID
+    {
         let (id, link) = try await createInvitation()
         let sndQueue = SndQueue(
             connectionID: id, server: target.server, senderID: target.senderID, authKey: nil,
@@ -97,7 +108,8 @@ extension Agent {
         let body: [UInt8]
         do {
             let envelope = AgentMsgEnvelope(
-                agentVersion: AgentVersions.agent.max, content: .invitation(connectionRequest: link, connInfo: connInfo))
+                agentVersion: AgentVersions.agent.max,
+                content: .invitation(connectionRequest: link, connInfo: connInfo))
             body = try ClientMessage(privateHeader: .empty, envelope: envelope).encoded()
         } catch let error as AgentError {
             throw error
@@ -106,7 +118,8 @@ extension Agent {
         }
         try store.transaction { () throws(AgentError) in
             try store.insert(sndQueue)
-            try store.enqueue(connection: id, queue: sndQueue, kind: .invitation, agentMsgID: nil, msgHash: nil, body: body)
+            try store.enqueue(
+                connection: id, queue: sndQueue, kind: .invitation, agentMsgID: nil, msgHash: nil, body: body)
         }
         kick(id)
         return id
@@ -116,14 +129,21 @@ extension Agent {
     /// to their reply queue, and the connection is ready (SimpleX `LET` / `allowConnection`).
     public func allowConnection(_ id: AgentConnectionID, connInfo: [UInt8]) throws(AgentError) {
         var record = try store.connection(id)
-        guard record.status == .confirmed else { throw .state("connection \(id) is \(record.status.rawValue), not waiting to be allowed") }
-        guard let sndQueue = try store.sndQueue(connection: id) else { throw .store("connection \(id) has no reply queue") }
+        guard record.status == .confirmed else {
+            throw .state("connection \(id) is \(record.status.rawValue), not waiting to be allowed")
+        }
+        guard let sndQueue = try store.sndQueue(connection: id) else {
+            throw .store("connection \(id) has no reply queue")
+        }
         var ratchet = try AgentCrypto.openRatchet(record, store: store)
         let body: [UInt8]
         do {
-            let encrypted = try ratchet.encrypt(try AgentMessage.connInfo(connInfo).encoded(), paddedLength: AgentCrypto.confirmationPaddedLength)
+            let encrypted = try ratchet.encrypt(
+                try AgentMessage.connInfo(connInfo).encoded(),
+                paddedLength: AgentCrypto.confirmationPaddedLength)
             let envelope = AgentMsgEnvelope(
-                agentVersion: AgentVersions.agent.max, content: .confirmation(e2eParams: nil, encryptedConnInfo: encrypted))
+                agentVersion: AgentVersions.agent.max,
+                content: .confirmation(e2eParams: nil, encryptedConnInfo: encrypted))
             body = try ClientMessage(privateHeader: .empty, envelope: envelope).encoded()
         } catch let error as AgentError {
             throw error
@@ -135,13 +155,17 @@ extension Agent {
         record.ratchet = AgentCrypto.sealRatchet(ratchet, store: store, connection: id)
         try store.transaction { () throws(AgentError) in
             try store.update(record)
-            try store.enqueue(connection: id, queue: sndQueue, kind: .replyConfirmation, agentMsgID: nil, msgHash: nil, body: body)
+            try store.enqueue(
+                connection: id, queue: sndQueue, kind: .replyConfirmation, agentMsgID: nil, msgHash: nil,
+                body: body)
         }
         kick(id)
     }
 
     /// Accepts a contact request: joins the invitation it carried, with our profile.
-    public func acceptContact(_ invitationID: String, connInfo: [UInt8]) async throws(AgentError) -> AgentConnectionID {
+    public func acceptContact(_ invitationID: String, connInfo: [UInt8]) async throws(AgentError)
+        -> AgentConnectionID
+    {
         let request = try store.contactRequest(invitationID)
         let link: ConnectionLink
         do { link = try ConnectionLink(request.connRequest) } catch { throw .link("\(error)") }
@@ -176,7 +200,9 @@ extension Agent {
             }
         }
         try store.deleteConnection(id)
-        if let first = unreachable.first { throw .relay("the connection is deleted here, but a relay did not confirm: \(first)") }
+        if let first = unreachable.first {
+            throw .relay("the connection is deleted here, but a relay did not confirm: \(first)")
+        }
     }
 
     // MARK: - Queues
@@ -191,7 +217,8 @@ extension Agent {
         let ids: SMPQueueIDs
         do {
             ids = try await client(for: server).createQueue(
-                recipientKey: authKey, recipientDHKey: dh.publicKey, subscriptionMode: .subscribe, queueMode: mode)
+                recipientKey: authKey, recipientDHKey: dh.publicKey, subscriptionMode: .subscribe,
+                queueMode: mode)
         } catch let error as AgentError {
             throw error
         } catch {
@@ -204,14 +231,16 @@ extension Agent {
             throw .relay("the relay's queue key is invalid: \(error)")
         }
         let queue = RcvQueue(
-            connectionID: connection, server: server, recipientID: ids.recipientID, senderID: ids.senderID, mode: mode,
+            connectionID: connection, server: server, recipientID: ids.recipientID, senderID: ids.senderID,
+            mode: mode,
             authKey: authKey, messageKey: messageKey, e2eKey: X25519.generateKeyPair(), e2ePeerKey: nil)
         return (queue, dh.privateKey, ids.serverDHKey)
     }
 
     private func invitationLink(queue: RcvQueue, keys: RatchetKeyPairs) throws(AgentError) -> ConnectionLink {
         do {
-            let params = try E2ERatchetParamsURI(versionRange: AgentVersions.e2e, key1: keys.first.publicKey, key2: keys.second.publicKey)
+            let params = try E2ERatchetParamsURI(
+                versionRange: AgentVersions.e2e, key1: keys.first.publicKey, key2: keys.second.publicKey)
             return try ConnectionLink(mode: .invitation(params), queues: [try queue.uri])
         } catch {
             throw .link("\(error)")

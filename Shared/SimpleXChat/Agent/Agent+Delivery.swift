@@ -20,21 +20,29 @@ extension Agent {
 
     /// Encrypts an A_MSG-level message with the next id and the hash chain, and enqueues it in
     /// the same transaction that advances the ratchet.
-    func enqueueMessage(_ id: AgentConnectionID, _ message: AMessage, kind: SndMessageKind) throws(AgentError) -> Int64 {
+    func enqueueMessage(_ id: AgentConnectionID, _ message: AMessage, kind: SndMessageKind) throws(AgentError)
+        -> Int64
+    {
         var record = try store.connection(id)
         guard record.status == .ready, record.mode == .invitation else {
             throw .state("connection \(id) is \(record.status.rawValue), not connected")
         }
-        guard let queue = try store.sndQueue(connection: id) else { throw .store("connection \(id) has no send queue") }
+        guard let queue = try store.sndQueue(connection: id) else {
+            throw .store("connection \(id) has no send queue")
+        }
         var ratchet = try AgentCrypto.openRatchet(record, store: store)
         let agentMsgID = record.lastSndID + 1
         let body: [UInt8]
         let hash: [UInt8]
         do {
-            let plain = try AgentMessage.message(APrivHeader(sndMsgID: agentMsgID, prevMsgHash: record.lastSndHash), message).encoded()
+            let plain = try AgentMessage.message(
+                APrivHeader(sndMsgID: agentMsgID, prevMsgHash: record.lastSndHash), message
+            ).encoded()
             hash = AgentMessage.hash(ofEncoded: plain)
-            let encrypted = try ratchet.encrypt(plain, paddedLength: AgentCrypto.ratchetPaddedLength(forMessageOf: plain.count))
-            let envelope = AgentMsgEnvelope(agentVersion: AgentVersions.agent.max, content: .message(encryptedAgentMessage: encrypted))
+            let encrypted = try ratchet.encrypt(
+                plain, paddedLength: AgentCrypto.ratchetPaddedLength(forMessageOf: plain.count))
+            let envelope = AgentMsgEnvelope(
+                agentVersion: AgentVersions.agent.max, content: .message(encryptedAgentMessage: encrypted))
             body = try ClientMessage(privateHeader: .empty, envelope: envelope).encoded()
         } catch let error as AgentError {
             throw error
@@ -46,7 +54,8 @@ extension Agent {
         record.ratchet = AgentCrypto.sealRatchet(ratchet, store: store, connection: id)
         try store.transaction { () throws(AgentError) in
             try store.update(record)
-            try store.enqueue(connection: id, queue: queue, kind: kind, agentMsgID: agentMsgID, msgHash: hash, body: body)
+            try store.enqueue(
+                connection: id, queue: queue, kind: kind, agentMsgID: agentMsgID, msgHash: hash, body: body)
         }
         return agentMsgID
     }
@@ -77,7 +86,7 @@ extension Agent {
             do {
                 try await send(message)
                 attempt = 0
-                try sent(message)
+                sent(message)
             } catch let error as SMPClientError where error.isPermanent {
                 try? store.setStatus("error", sndMessage: message.id)
                 emit(.sendFailed(connection: id, agentMsgID: message.agentMsgID, reason: "\(error)"))
@@ -103,14 +112,18 @@ extension Agent {
             try await client.secureBySender(senderID: queue.senderID, senderKey: key)
             try store.setSecured(queue)
         }
-        try await client.sendMessage(senderID: queue.senderID, key: queue.authKey, body: try message.sealed(for: queue, store: store))
+        try await client.sendMessage(
+            senderID: queue.senderID, key: queue.authKey, body: try message.sealed(for: queue, store: store))
     }
 
-    private func sent(_ message: SndMessage) throws(AgentError) {
-        try store.markSent(message)
+    private func sent(_ message: SndMessage) {
+        store.markSent(message)
+        scheduleFlush()
         switch message.kind {
         case .message:
-            if let agentMsgID = message.agentMsgID { emit(.sent(connection: message.connectionID, agentMsgID: agentMsgID)) }
+            if let agentMsgID = message.agentMsgID {
+                emit(.sent(connection: message.connectionID, agentMsgID: agentMsgID))
+            }
         case .replyConfirmation:
             // The inviting side is connected once its profile is on the way to the joiner.
             emit(.connected(connection: message.connectionID))
@@ -123,22 +136,31 @@ extension Agent {
 
     /// The app has processed message `agentMsgID`: the relay may drop it and send the next one;
     /// with `receipt`, the sender learns it was delivered (A_RCVD).
-    public func ackMessage(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool = false) async throws(AgentError) {
+    public func ackMessage(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool = false)
+        async throws(AgentError)
+    {
         guard let message = try store.receivedMessage(connection: id, agentMsgID: agentMsgID) else {
             throw .notFound("message \(agentMsgID) on \(id)")
         }
-        if !message.userAck, receipt, let hash = try store.receivedHash(connection: id, agentMsgID: agentMsgID) {
+        if !message.userAck, receipt,
+            let hash = try store.receivedHash(connection: id, agentMsgID: agentMsgID)
+        {
             _ = try enqueueMessage(
-                id, .receipts([AMessageReceipt(agentMsgID: agentMsgID, msgHash: hash, receiptInfo: [])]), kind: .receipt)
+                id, .receipts([AMessageReceipt(agentMsgID: agentMsgID, msgHash: hash, receiptInfo: [])]),
+                kind: .receipt)
             kick(id)
         }
-        guard !message.relayAck, let queue = try store.rcvQueue(server: message.server, recipientID: message.recipientID) else {
+        guard !message.relayAck,
+            let queue = try store.rcvQueue(server: message.server, recipientID: message.recipientID)
+        else {
             if !message.userAck { try store.setUserAck(connection: id, agentMsgID: agentMsgID) }
             return
         }
         // The app need not wait for the relay's reply: the ACK (and the next message it brings)
         // goes on while the app handles its other connections.
-        Task { await self.acknowledge(queue: queue, serverMsgID: message.serverMsgID, agentMsgID: agentMsgID) }
+        Task {
+            await self.acknowledge(queue: queue, serverMsgID: message.serverMsgID, agentMsgID: agentMsgID)
+        }
     }
 
     /// ACK to the relay, then one write for both acknowledgements; the next message the relay
@@ -148,16 +170,23 @@ extension Agent {
     func acknowledge(queue: RcvQueue, serverMsgID: [UInt8], agentMsgID: Int64? = nil) async {
         do {
             let client = try await client(for: queue.server)
-            let next = try await client.ack(recipientID: queue.recipientID, key: queue.authKey, messageID: serverMsgID)
-            try? store.setAcknowledged(connection: queue.connectionID, serverMsgID: serverMsgID, byApp: agentMsgID != nil)
+            let next = try await client.ack(
+                recipientID: queue.recipientID, key: queue.authKey, messageID: serverMsgID)
+            store.setAcknowledged(
+                connection: queue.connectionID, serverMsgID: serverMsgID, byApp: agentMsgID != nil)
+            scheduleFlush()
             if let next { await process(next, on: queue.server, recipientID: queue.recipientID) }
         } catch let error as SMPClientError where error == .server(.noMsg) {
             // Already acknowledged (a retry after a lost reply).
-            try? store.setAcknowledged(connection: queue.connectionID, serverMsgID: serverMsgID, byApp: agentMsgID != nil)
+            store.setAcknowledged(
+                connection: queue.connectionID, serverMsgID: serverMsgID, byApp: agentMsgID != nil)
+            scheduleFlush()
         } catch {
             // Left for redelivery; the app's acknowledgement still counts, so the message comes
             // back only to be acknowledged on the relay, not to be shown again.
-            if let agentMsgID { try? store.setUserAck(connection: queue.connectionID, agentMsgID: agentMsgID) }
+            if let agentMsgID {
+                try? store.setUserAck(connection: queue.connectionID, agentMsgID: agentMsgID)
+            }
         }
     }
 }
@@ -168,7 +197,9 @@ extension SndMessage {
         let first = kind == .confirmation || kind == .replyConfirmation || kind == .invitation
         return try AgentCrypto.seal(
             body, for: queue, includeKey: first,
-            paddedLength: first ? ClientMsgEnvelope.paddedConfirmationLength : ClientMsgEnvelope.paddedMessageLength, store: store)
+            paddedLength: first
+                ? ClientMsgEnvelope.paddedConfirmationLength : ClientMsgEnvelope.paddedMessageLength,
+            store: store)
     }
 }
 

@@ -9,7 +9,9 @@ extension Agent {
         guard !stopped else { return }
         switch event {
         case .message(let recipientID, let messageID, let encryptedBody):
-            await process(SMPDeliveredMessage(messageID: messageID, encryptedBody: encryptedBody), on: server, recipientID: recipientID)
+            await process(
+                SMPDeliveredMessage(messageID: messageID, encryptedBody: encryptedBody), on: server,
+                recipientID: recipientID)
         case .end(let recipientID):
             ended.insert(QueueAddress(server: server, id: recipientID))
             if let queue = try? store.rcvQueue(server: server, recipientID: recipientID) {
@@ -36,13 +38,17 @@ extension Agent {
                 let client = try await client(for: server)
                 var failed: [RcvQueue] = []
                 for start in stride(from: 0, to: remaining.count, by: config.subscriptionBatchSize) {
-                    let batch = Array(remaining[start..<min(start + config.subscriptionBatchSize, remaining.count)])
+                    let batch = Array(
+                        remaining[start..<min(start + config.subscriptionBatchSize, remaining.count)])
                     for queue in batch { ended.remove(QueueAddress(server: server, id: queue.recipientID)) }
-                    let replies = await client.sendBatch(batch.map { SMPRequest(.sub, entityID: $0.recipientID, key: $0.authKey) })
+                    let replies = await client.sendBatch(
+                        batch.map { SMPRequest(.sub, entityID: $0.recipientID, key: $0.authKey) })
                     for (queue, reply) in zip(batch, replies) {
                         switch reply {
                         case .success(.msg(let messageID, let body)):
-                            await process(SMPDeliveredMessage(messageID: messageID, encryptedBody: body), on: server, recipientID: queue.recipientID)
+                            await process(
+                                SMPDeliveredMessage(messageID: messageID, encryptedBody: body), on: server,
+                                recipientID: queue.recipientID)
                         case .success:
                             break
                         case .failure(let error) where error.isPermanent:
@@ -57,7 +63,8 @@ extension Agent {
                 // Cannot connect: try everything again later.
             }
             if !remaining.isEmpty {
-                try? await Task.sleep(for: config.retry.delay(attempt: attempt, random: Double.random(in: 0..<1)))
+                try? await Task.sleep(
+                    for: config.retry.delay(attempt: attempt, random: Double.random(in: 0..<1)))
                 attempt += 1
             }
         }
@@ -74,7 +81,8 @@ extension Agent {
         else { return }
         let received: ReceivedMessageBody
         do {
-            received = try SMPClient.decryptMessage(delivered.encryptedBody, messageID: delivered.messageID, sharedKey: queue.messageKey)
+            received = try SMPClient.decryptMessage(
+                delivered.encryptedBody, messageID: delivered.messageID, sharedKey: queue.messageKey)
         } catch {
             emit(.receiveFailed(connection: queue.connectionID, reason: .decryption("relay layer: \(error)")))
             return await acknowledge(queue: queue, serverMsgID: delivered.messageID)
@@ -116,22 +124,32 @@ extension Agent {
             return duplicate(earlier)
         }
         let envelope: AgentMsgEnvelope
-        do { envelope = try clientMessage.envelope() } catch { throw AgentReceiveFailure.invalid("envelope: \(error)") }
+        do { envelope = try clientMessage.envelope() } catch {
+            throw AgentReceiveFailure.invalid("envelope: \(error)")
+        }
         guard AgentVersions.agent.contains(envelope.agentVersion) else {
             throw AgentReceiveFailure.invalid("agent version \(envelope.agentVersion)")
         }
         var record = try store.connection(id)
         switch envelope.content {
         case .invitation(let link, let connInfo):
-            guard record.mode == .contact else { throw AgentReceiveFailure.invalid("a contact request on a connection that is not an address") }
+            guard record.mode == .contact else {
+                throw AgentReceiveFailure.invalid("a contact request on a connection that is not an address")
+            }
             if try store.contactRequestExists(encHash: encHash) { return ReceiveOutcome() }
             let invitationID = Self.newConnectionID()
-            try store.insertContactRequest(id: invitationID, address: id, connRequest: link.description, connInfo: connInfo, encHash: encHash)
-            return ReceiveOutcome(events: [.contactRequest(address: id, invitationID: invitationID, peerInfo: connInfo)])
+            try store.insertContactRequest(
+                id: invitationID, address: id, connRequest: link.description, connInfo: connInfo,
+                encHash: encHash)
+            return ReceiveOutcome(events: [
+                .contactRequest(address: id, invitationID: invitationID, peerInfo: connInfo)
+            ])
         case .confirmation(let params, let encrypted):
-            return try confirmation(&record, queue: queue, params: params, encrypted: encrypted, newPeerKey: newPeerKey)
+            return try confirmation(
+                &record, queue: queue, params: params, encrypted: encrypted, newPeerKey: newPeerKey)
         case .message(let encrypted):
-            return try message(&record, queue: queue, encrypted: encrypted, encHash: encHash, serverMsgID: serverMsgID)
+            return try message(
+                &record, queue: queue, encrypted: encrypted, encHash: encHash, serverMsgID: serverMsgID)
         case .ratchetKey:
             throw AgentReceiveFailure.invalid("ratchet re-synchronisation is not supported")
         }
@@ -144,36 +162,46 @@ extension Agent {
                 events: [
                     .message(
                         connection: earlier.connectionID,
-                        message: AgentReceivedMessage(agentMsgID: earlier.agentMsgID, integrity: earlier.integrity, body: earlier.body))
+                        message: AgentReceivedMessage(
+                            agentMsgID: earlier.agentMsgID, integrity: earlier.integrity, body: earlier.body))
                 ], acknowledgeNow: false)
         }
         // Acknowledged by the app but not on the relay (a restart in between): just ACK. Already
         // ACKed on the relay too: the same bytes were sent again — a replay.
-        return ReceiveOutcome(events: earlier.relayAck ? [.receiveFailed(connection: earlier.connectionID, reason: .duplicate)] : [])
+        return ReceiveOutcome(
+            events: earlier.relayAck
+                ? [.receiveFailed(connection: earlier.connectionID, reason: .duplicate)] : [])
     }
 
     private func confirmation(
-        _ record: inout ConnectionRecord, queue: RcvQueue, params: E2ERatchetParams?, encrypted: [UInt8], newPeerKey: [UInt8]?
+        _ record: inout ConnectionRecord, queue: RcvQueue, params: E2ERatchetParams?, encrypted: [UInt8],
+        newPeerKey: [UInt8]?
     ) throws -> ReceiveOutcome {
         switch record.status {
         case .new:
             // We invited; the joiner's keys start our ratchet.
             guard let params else { throw AgentReceiveFailure.invalid("a confirmation without ratchet keys") }
-            guard AgentVersions.e2e.contains(params.version) else { throw AgentReceiveFailure.invalid("e2e version \(params.version)") }
+            guard AgentVersions.e2e.contains(params.version) else {
+                throw AgentReceiveFailure.invalid("e2e version \(params.version)")
+            }
             let own = try AgentCrypto.openX3DH(record, store: store)
             var ratchet: RatchetState
             let plain: [UInt8]
             do {
-                ratchet = try RatchetState.initiating(own: own, joiner: try RatchetPublicKeys(first: params.key1, second: params.key2))
+                ratchet = try RatchetState.initiating(
+                    own: own, joiner: try RatchetPublicKeys(first: params.key1, second: params.key2))
                 plain = try ratchet.decrypt(encrypted)
             } catch {
                 throw AgentReceiveFailure.decryption("confirmation: \(error)")
             }
-            guard case .connInfoReply(let queues, let connInfo) = try decodeAgentMessage(plain), let reply = queues.first else {
+            guard case .connInfoReply(let queues, let connInfo) = try decodeAgentMessage(plain),
+                let reply = queues.first
+            else {
                 throw AgentReceiveFailure.invalid("a confirmation without reply queues")
             }
             let sndQueue = SndQueue(
-                connectionID: record.id, server: reply.server, senderID: reply.senderID, authKey: .generate(.x25519),
+                connectionID: record.id, server: reply.server, senderID: reply.senderID,
+                authKey: .generate(.x25519),
                 e2eKey: X25519.generateKeyPair(), e2ePeerKey: reply.dhPublicKey, secured: false)
             record.status = .confirmed
             record.x3dhKeys = nil
@@ -190,7 +218,9 @@ extension Agent {
             // We joined; the inviter's profile completes the connection.
             var ratchet = try AgentCrypto.openRatchet(record, store: store)
             let plain: [UInt8]
-            do { plain = try ratchet.decrypt(encrypted) } catch { throw AgentReceiveFailure.decryption("confirmation: \(error)") }
+            do { plain = try ratchet.decrypt(encrypted) } catch {
+                throw AgentReceiveFailure.decryption("confirmation: \(error)")
+            }
             guard case .connInfo(let connInfo) = try decodeAgentMessage(plain) else {
                 throw AgentReceiveFailure.invalid("the inviter's confirmation without its connection info")
             }
@@ -201,7 +231,9 @@ extension Agent {
                 try store.update(updated)
                 if let newPeerKey { try store.setPeerKey(newPeerKey, of: queue) }
             }
-            return ReceiveOutcome(events: [.info(connection: record.id, peerInfo: connInfo), .connected(connection: record.id)])
+            return ReceiveOutcome(events: [
+                .info(connection: record.id, peerInfo: connInfo), .connected(connection: record.id),
+            ])
         case .confirmed, .ready, .deleted:
             // A confirmation sent again after a lost OK: already done.
             return ReceiveOutcome()
@@ -209,20 +241,24 @@ extension Agent {
     }
 
     private func message(
-        _ record: inout ConnectionRecord, queue: RcvQueue, encrypted: [UInt8], encHash: [UInt8], serverMsgID: [UInt8]
+        _ record: inout ConnectionRecord, queue: RcvQueue, encrypted: [UInt8], encHash: [UInt8],
+        serverMsgID: [UInt8]
     ) throws -> ReceiveOutcome {
         guard record.status == .ready || record.status == .confirmed else {
             throw AgentReceiveFailure.invalid("a message before the connection is established")
         }
         var ratchet = try AgentCrypto.openRatchet(record, store: store)
         let plain: [UInt8]
-        do { plain = try ratchet.decrypt(encrypted) } catch { throw AgentReceiveFailure.decryption("\(error)") }
+        do { plain = try ratchet.decrypt(encrypted) } catch {
+            throw AgentReceiveFailure.decryption("\(error)")
+        }
         guard case .message(let header, let content) = try decodeAgentMessage(plain) else {
             throw AgentReceiveFailure.invalid("not a message")
         }
         let hash = AgentMessage.hash(ofEncoded: plain)
         let integrity = MessageIntegrity.check(
-            id: header.sndMsgID, previousHash: header.prevMsgHash, lastID: record.lastRcvID, lastHash: record.lastRcvHash)
+            id: header.sndMsgID, previousHash: header.prevMsgHash, lastID: record.lastRcvID,
+            lastHash: record.lastRcvHash)
         if header.sndMsgID > record.lastRcvID {
             record.lastRcvID = header.sndMsgID
             record.lastRcvHash = hash
@@ -230,27 +266,39 @@ extension Agent {
         record.ratchet = AgentCrypto.sealRatchet(ratchet, store: store, connection: record.id)
         var outcome = ReceiveOutcome()
         var appBody: [UInt8] = []
+        var delivered: [Int64] = []
         switch content {
         case .message(let body):
             appBody = body
             outcome.acknowledgeNow = false
             outcome.events.append(
-                .message(connection: record.id, message: AgentReceivedMessage(agentMsgID: header.sndMsgID, integrity: integrity, body: body)))
+                .message(
+                    connection: record.id,
+                    message: AgentReceivedMessage(
+                        agentMsgID: header.sndMsgID, integrity: integrity, body: body)))
         case .receipts(let receipts):
             for receipt in receipts {
-                guard let sentHash = try store.sentMessageHash(connection: record.id, agentMsgID: receipt.agentMsgID) else { continue }
+                guard
+                    let sentHash = try store.sentMessageHash(
+                        connection: record.id, agentMsgID: receipt.agentMsgID)
+                else { continue }
                 let matched = sentHash == receipt.msgHash
-                if matched { try store.markDelivered(connection: record.id, agentMsgID: receipt.agentMsgID) }
-                outcome.events.append(.delivered(connection: record.id, agentMsgID: receipt.agentMsgID, hashMatched: matched))
+                if matched { delivered.append(receipt.agentMsgID) }
+                outcome.events.append(
+                    .delivered(connection: record.id, agentMsgID: receipt.agentMsgID, hashMatched: matched))
             }
         case .hello, .queueContinue, .queueAdd, .queueKey, .queueUse, .queueTest, .ratchetReady:
             break
         }
         let updated = record
         try store.transaction { () throws(AgentError) in
+            for agentMsgID in delivered {
+                try store.markDelivered(connection: updated.id, agentMsgID: agentMsgID)
+            }
             try store.update(updated)
             try store.insertReceived(
-                connection: updated.id, agentMsgID: header.sndMsgID, encHash: encHash, msgHash: hash, body: appBody, integrity: integrity,
+                connection: updated.id, agentMsgID: header.sndMsgID, encHash: encHash, msgHash: hash,
+                body: appBody, integrity: integrity,
                 queue: queue, serverMsgID: serverMsgID, userAck: outcome.acknowledgeNow)
         }
         return outcome

@@ -12,7 +12,8 @@ extension Agent {
         var body = try last.sealed(for: queue, store: store)
         if tamper { body[body.count - 40] ^= 0x01 }
         do {
-            try await client(for: queue.server).sendMessage(senderID: queue.senderID, key: queue.authKey, body: body)
+            try await client(for: queue.server).sendMessage(
+                senderID: queue.senderID, key: queue.authKey, body: body)
         } catch let error as AgentError {
             throw error
         } catch {
@@ -34,6 +35,7 @@ extension Agent {
 
 extension AgentStore {
     func lastSentMessage(connection: AgentConnectionID) throws(AgentError) -> SndMessage? {
+        try flushDeferred()
         guard
             let row = try row(
                 """

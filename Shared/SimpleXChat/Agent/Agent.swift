@@ -22,6 +22,8 @@ public actor Agent {
     /// Queues another process took over (END): their messages are not ours to process any more.
     var ended: Set<QueueAddress> = []
     var stopped = false
+    /// A flush of the store's deferred bookkeeping writes is due (`scheduleFlush`).
+    var flushScheduled = false
     /// Connected relay clients (`client(for:)`).
     var clients: [SMPServerAddress: SMPClient] = [:]
 
@@ -83,11 +85,30 @@ public actor Agent {
         workers = [:]
         clients = [:]
         await pool.close()
+        try? store.flushDeferred()
         store.close()
         sink.finish()
     }
 
     func emit(_ event: AgentEvent) { sink.yield(event) }
+
+    /// Commits the store's deferred bookkeeping writes (`AgentStore.deferWrite`) a little later,
+    /// unless a transaction has taken them along by then, as it does while messages flow.
+    func scheduleFlush() {
+        guard !flushScheduled, !store.deferredWrites.isEmpty else { return }
+        flushScheduled = true
+        Task {
+            try? await Task.sleep(for: .milliseconds(20))
+            self.flushDeferredWrites()
+        }
+    }
+
+    private func flushDeferredWrites() {
+        flushScheduled = false
+        guard !stopped else { return }
+        // A failed write stays deferred and is tried again with the next transaction.
+        if (try? store.flushDeferred()) == nil { scheduleFlush() }
+    }
 
     /// The relay client for `server`, kept here once connected so a command does not first hop
     /// into the pool's actor; a closed client (the agent stopping) is dropped and asked for again.

@@ -21,8 +21,10 @@ public struct AgentConfig: Sendable {
     public var subscriptionBatchSize: Int
 
     public init(
-        databasePath: String, servers: [SMPServerAddress], clientOptions: SMPClientOptions = SMPClientOptions(),
-        retry: SMPBackoff = SMPBackoff(initial: .milliseconds(200), maximum: .seconds(30)), subscriptionBatchSize: Int = 100
+        databasePath: String, servers: [SMPServerAddress],
+        clientOptions: SMPClientOptions = SMPClientOptions(),
+        retry: SMPBackoff = SMPBackoff(initial: .milliseconds(200), maximum: .seconds(30)),
+        subscriptionBatchSize: Int = 100
     ) {
         self.databasePath = databasePath
         self.servers = servers
@@ -32,5 +34,7 @@ public struct AgentConfig: Sendable {
     }
 
     /// The agent database in a group directory.
-    public static func databasePath(groupDirectory: String) -> String { groupDirectory + "/simplex_v1_agent.db" }
+    public static func databasePath(groupDirectory: String) -> String {
+        groupDirectory + "/simplex_v1_agent.db"
+    }
 }

@@ -35,7 +35,9 @@ enum AgentCrypto {
             let shared = try store.sharedKey(own: queue.e2eKey, peer: queue.e2ePeerKey)
             let ciphertext = try shared.seal(Padding.pad(clientMessage, to: paddedLength), nonce: nonce)
             return try ClientMsgEnvelope(
-                header: PubHeader(version: AgentConfig.queueVersionRange.max, senderDHKey: includeKey ? queue.e2eKey.publicKey : nil),
+                header: PubHeader(
+                    version: AgentConfig.queueVersionRange.max,
+                    senderDHKey: includeKey ? queue.e2eKey.publicKey : nil),
                 nonce: nonce, ciphertext: ciphertext
             ).encoded()
         } catch let error as AgentError {
@@ -51,7 +53,9 @@ enum AgentCrypto {
         -> (ClientMessage, bytes: [UInt8], newPeerKey: [UInt8]?)
     {
         let envelope: ClientMsgEnvelope
-        do { envelope = try ClientMsgEnvelope.decode(body) } catch { throw .invalid("per-queue envelope: \(error)") }
+        do { envelope = try ClientMsgEnvelope.decode(body) } catch {
+            throw .invalid("per-queue envelope: \(error)")
+        }
         guard let peerKey = envelope.header.senderDHKey ?? queue.e2ePeerKey else {
             throw .decryption("the sender's per-queue key is unknown")
         }
@@ -65,7 +69,10 @@ enum AgentCrypto {
         do {
             let bytes = try Padding.unpad(padded)
             let message = try ClientMessage.decode(bytes)
-            return (message, bytes, envelope.header.senderDHKey == queue.e2ePeerKey ? nil : envelope.header.senderDHKey)
+            return (
+                message, bytes,
+                envelope.header.senderDHKey == queue.e2ePeerKey ? nil : envelope.header.senderDHKey
+            )
         } catch {
             throw .invalid("client message: \(error)")
         }
@@ -73,8 +80,10 @@ enum AgentCrypto {
 
     // MARK: Sealed state
 
-    static func sealRatchet(_ ratchet: RatchetState, store: AgentStore, connection: AgentConnectionID) -> [UInt8] {
-        let sealed = store.seal(ratchet.encoded(), column: "ratchet", row: connection)
+    static func sealRatchet(_ ratchet: RatchetState, store: AgentStore, connection: AgentConnectionID)
+        -> [UInt8]
+    {
+        let sealed = store.sealRatchetState(ratchet, connection: connection)
         // Used only once a record holding exactly these bytes is read back, i.e. after the commit.
         store.ratchetCache[connection] = (sealed, ratchet)
         return sealed
@@ -83,11 +92,14 @@ enum AgentCrypto {
     /// The ratchet as sealed in `record`. The last state sealed for a connection is kept in
     /// memory with its sealed bytes: when the record holds those same bytes (the state was
     /// committed), it is used as is, sparing a decryption and a guarded allocation per message.
-    static func openRatchet(_ record: ConnectionRecord, store: AgentStore) throws(AgentError) -> RatchetState {
+    static func openRatchet(_ record: ConnectionRecord, store: AgentStore) throws(AgentError) -> RatchetState
+    {
         guard let sealed = record.ratchet else { throw .state("connection \(record.id) has no ratchet yet") }
         // Taken out of the cache, so the caller's copy is the only one and advancing it rewrites
         // its guarded buffer in place instead of copying it; sealing puts the new state back.
-        if let cached = store.ratchetCache.removeValue(forKey: record.id), cached.sealed == sealed { return cached.state }
+        if let cached = store.ratchetCache.removeValue(forKey: record.id), cached.sealed == sealed {
+            return cached.state
+        }
         let bytes = try store.open(sealed, column: "ratchet", row: record.id)
         do {
             return try bytes.withUnsafeBytes { raw throws(RatchetError) in try RatchetState(decoding: raw) }
@@ -96,19 +108,25 @@ enum AgentCrypto {
         }
     }
 
-    static func sealX3DH(_ keys: RatchetKeyPairs, store: AgentStore, connection: AgentConnectionID) -> [UInt8] {
+    static func sealX3DH(_ keys: RatchetKeyPairs, store: AgentStore, connection: AgentConnectionID) -> [UInt8]
+    {
         var both = keys.first.privateKey.withUnsafeBytes { Array($0) }
         both += keys.second.privateKey.withUnsafeBytes { Array($0) }
         defer { for index in both.indices { both[index] = 0 } }
         return store.sealBytes(both, column: "x3dh_keys", row: connection)
     }
 
-    static func openX3DH(_ record: ConnectionRecord, store: AgentStore) throws(AgentError) -> RatchetKeyPairs {
+    static func openX3DH(_ record: ConnectionRecord, store: AgentStore) throws(AgentError) -> RatchetKeyPairs
+    {
         guard let sealed = record.x3dhKeys else { throw .state("connection \(record.id) has no X3DH keys") }
         let both = try store.open(sealed, column: "x3dh_keys", row: record.id)
         do {
-            let (first, second) = both.withUnsafeBytes { (SecureBytes(copying: Array($0[0..<32])), SecureBytes(copying: Array($0[32..<64]))) }
-            return RatchetKeyPairs(first: try X25519.keyPair(fromPrivateKey: first), second: try X25519.keyPair(fromPrivateKey: second))
+            let (first, second) = both.withUnsafeBytes {
+                (SecureBytes(copying: Array($0[0..<32])), SecureBytes(copying: Array($0[32..<64])))
+            }
+            return RatchetKeyPairs(
+                first: try X25519.keyPair(fromPrivateKey: first),
+                second: try X25519.keyPair(fromPrivateKey: second))
         } catch {
             throw .store("the X3DH keys of \(record.id) cannot be read: \(error)")
         }

@@ -12,7 +12,9 @@ public struct AgentSecrets: Sendable {
 
     /// The column key: 32 random bytes, made once and kept in the keychain (`agentStoreKey`).
     public init(key: SecureBytes) throws(AgentError) {
-        guard key.count == XChaCha20Poly1305.keyCount else { throw .store("the agent store key has \(key.count) bytes, not 32") }
+        guard key.count == XChaCha20Poly1305.keyCount else {
+            throw .store("the agent store key has \(key.count) bytes, not 32")
+        }
         self.key = key
     }
 
@@ -20,7 +22,9 @@ public struct AgentSecrets: Sendable {
     func seal(_ plaintext: some ContiguousBytes, column: String, row: String) -> [UInt8] {
         let nonce = XChaCha20Poly1305.randomNonce()
         do {
-            return nonce + (try XChaCha20Poly1305.seal(plaintext, key: key, nonce: nonce, associatedData: Array((column + "\u{0}" + row).utf8)))
+            return nonce
+                + (try XChaCha20Poly1305.seal(
+                    plaintext, key: key, nonce: nonce, associatedData: Array((column + "\u{0}" + row).utf8)))
         } catch {
             // Only a message longer than the AEAD's limit (far beyond any column) fails to seal.
             preconditionFailure("sealing an agent column failed: \(error)")
@@ -29,13 +33,17 @@ public struct AgentSecrets: Sendable {
 
     func open(_ sealed: [UInt8], column: String, row: String) throws(AgentError) -> SecureBytes {
         let nonceCount = XChaCha20Poly1305.nonceCount
-        guard sealed.count >= nonceCount + XChaCha20Poly1305.tagCount else { throw .store("\(column) of \(row) is truncated") }
+        guard sealed.count >= nonceCount + XChaCha20Poly1305.tagCount else {
+            throw .store("\(column) of \(row) is truncated")
+        }
         do {
             return try XChaCha20Poly1305.open(
                 sealed[nonceCount...], key: key, nonce: Array(sealed[..<nonceCount]),
                 associatedData: Array((column + "\u{0}" + row).utf8))
         } catch {
-            throw .store("\(column) of \(row) does not open with this keychain's agent key (tampered, or another keychain)")
+            throw .store(
+                "\(column) of \(row) does not open with this keychain's agent key (tampered, or another keychain)"
+            )
         }
     }
 }

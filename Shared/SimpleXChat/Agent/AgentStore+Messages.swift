@@ -37,25 +37,30 @@ extension AgentStore {
 
     @discardableResult
     func enqueue(
-        connection: AgentConnectionID, queue: SndQueue, kind: SndMessageKind, agentMsgID: Int64?, msgHash: [UInt8]?, body: [UInt8]
+        connection: AgentConnectionID, queue: SndQueue, kind: SndMessageKind, agentMsgID: Int64?,
+        msgHash: [UInt8]?, body: [UInt8]
     ) throws(AgentError) -> Int64 {
         try run(
             """
             INSERT INTO snd_messages (conn_id, server, snd_id, kind, agent_msg_id, msg_hash, body, status, created_at)
             VALUES (?,?,?,?,?,?,?, 'pending', ?)
             """,
-            [connection, text(of: queue.server), queue.senderID.bytes, kind.rawValue, agentMsgID, msgHash, body, now()])
+            [
+                connection, text(of: queue.server), queue.senderID.bytes, kind.rawValue, agentMsgID, msgHash,
+                body, now(),
+            ])
         return database.lastInsertRowID
     }
 
-    /// The oldest pending message of a connection: messages leave in the order they were enqueued.
+    /// The oldest pending message of a connection: messages leave in the order they were enqueued
+    /// (after the last one sent, whose status may not be written yet).
     func nextPending(connection: AgentConnectionID) throws(AgentError) -> SndMessage? {
         guard
             let row = try row(
                 """
-                SELECT snd_message_id FROM snd_messages WHERE conn_id = ? AND status = 'pending'
+                SELECT snd_message_id FROM snd_messages WHERE conn_id = ? AND status = 'pending' AND snd_message_id > ?
                 ORDER BY snd_message_id LIMIT 1
-                """, [connection])
+                """, [connection, sentNotRecorded[connection] ?? 0])
         else { return nil }
         return try sndMessage(id: try value(row, "snd_message_id"))
     }
@@ -73,8 +78,10 @@ extension AgentStore {
             }
             return SndMessage(
                 id: try row.decode(Int64.self, at: 0), connectionID: connection,
-                server: try address(try row.decode(String.self, at: 1)), senderID: EntityID(try row.decode([UInt8].self, at: 2)),
-                kind: kind, agentMsgID: try row.decode(Int64?.self, at: 4), body: try row.decode([UInt8].self, at: 5))
+                server: try address(try row.decode(String.self, at: 1)),
+                senderID: EntityID(try row.decode([UInt8].self, at: 2)),
+                kind: kind, agentMsgID: try row.decode(Int64?.self, at: 4),
+                body: try row.decode([UInt8].self, at: 5))
         } catch let error as AgentError {
             throw error
         } catch {
@@ -90,21 +97,24 @@ extension AgentStore {
         try run("UPDATE snd_messages SET status = ? WHERE snd_message_id = ?", [status, id])
     }
 
-    /// A message the relay accepted: its bytes are no longer needed, except the connection's
-    /// latest (kept so a test can replay it), so the send queue's size stays bounded.
-    func markSent(_ message: SndMessage) throws(AgentError) {
-        try transaction { () throws(AgentError) in
-            try run("UPDATE snd_messages SET status = 'sent' WHERE snd_message_id = ?", [message.id])
-            try run(
-                "UPDATE snd_messages SET body = x'' WHERE conn_id = ? AND snd_message_id < ? AND status != 'pending' AND length(body) > 0",
-                [message.connectionID, message.id])
-        }
+    /// A message the relay accepted (a deferred write): its bytes are no longer needed, except the
+    /// connection's latest (kept so a test can replay it), so the send queue's size stays bounded.
+    func markSent(_ message: SndMessage) {
+        // Only from pending: a receipt may have marked it delivered before this is written.
+        deferWrite(
+            "UPDATE snd_messages SET status = 'sent' WHERE snd_message_id = ? AND status = 'pending'",
+            [message.id])
+        deferWrite(
+            "UPDATE snd_messages SET body = x'' WHERE conn_id = ? AND snd_message_id < ? AND status != 'pending' AND length(body) > 0",
+            [message.connectionID, message.id])
+        sentNotRecorded[message.connectionID] = max(sentNotRecorded[message.connectionID] ?? 0, message.id)
     }
 
     /// The hash a receipt should carry for `agentMsgID`, and whether it is still waiting for one.
     func sentMessageHash(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) -> [UInt8]? {
         let hashes: [[UInt8]] = try column(
-            "msg_hash", "SELECT msg_hash FROM snd_messages WHERE conn_id = ? AND agent_msg_id = ? AND kind = 'message'",
+            "msg_hash",
+            "SELECT msg_hash FROM snd_messages WHERE conn_id = ? AND agent_msg_id = ? AND kind = 'message'",
             [connection, agentMsgID])
         return hashes.first
     }
@@ -128,7 +138,8 @@ extension AgentStore {
     }
 
     func insertReceived(
-        connection: AgentConnectionID, agentMsgID: Int64, encHash: [UInt8], msgHash: [UInt8], body: [UInt8], integrity: MessageIntegrity,
+        connection: AgentConnectionID, agentMsgID: Int64, encHash: [UInt8], msgHash: [UInt8], body: [UInt8],
+        integrity: MessageIntegrity,
         queue: RcvQueue, serverMsgID: [UInt8], userAck: Bool
     ) throws(AgentError) {
         try run(
@@ -137,7 +148,8 @@ extension AgentStore {
               user_ack, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)
             """,
             [
-                connection, agentMsgID, encHash, msgHash, body, integrity.description, text(of: queue.server), queue.recipientID.bytes,
+                connection, agentMsgID, encHash, msgHash, body, integrity.description, text(of: queue.server),
+                queue.recipientID.bytes,
                 serverMsgID, userAck, now(),
             ])
     }
@@ -154,31 +166,43 @@ extension AgentStore {
     /// The hash of a received message's AgentMessage, for the receipt that confirms it.
     func receivedHash(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) -> [UInt8]? {
         let hashes: [[UInt8]] = try column(
-            "msg_hash", "SELECT msg_hash FROM rcv_messages WHERE conn_id = ? AND agent_msg_id = ?", [connection, agentMsgID])
+            "msg_hash", "SELECT msg_hash FROM rcv_messages WHERE conn_id = ? AND agent_msg_id = ?",
+            [connection, agentMsgID])
         return hashes.first
     }
 
     func setUserAck(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) {
-        try run("UPDATE rcv_messages SET user_ack = 1 WHERE conn_id = ? AND agent_msg_id = ?", [connection, agentMsgID])
+        try run(
+            "UPDATE rcv_messages SET user_ack = 1 WHERE conn_id = ? AND agent_msg_id = ?",
+            [connection, agentMsgID])
     }
 
-    /// The relay has been told (and, `byApp`, the app has processed the message).
-    func setAcknowledged(connection: AgentConnectionID, serverMsgID: [UInt8], byApp: Bool) throws(AgentError) {
-        try run(
+    /// The relay has been told (and, `byApp`, the app has processed the message): a deferred write.
+    func setAcknowledged(connection: AgentConnectionID, serverMsgID: [UInt8], byApp: Bool) {
+        deferWrite(
             """
             UPDATE rcv_messages SET relay_ack = 1, user_ack = user_ack OR ? WHERE conn_id = ? AND server_msg_id = ? AND relay_ack = 0
             """, [byApp, connection, serverMsgID])
+        let key = RelayAck(connection: connection, serverMsgID: serverMsgID)
+        acksNotRecorded[key] = (acksNotRecorded[key] ?? false) || byApp
     }
 
+    /// A row as stored, with an acknowledgement not yet written applied.
     private func rcvMessage(_ row: Row) throws(AgentError) -> RcvMessage {
         do {
+            let connection = try row.decode(String.self, at: 0)
+            let serverMsgID = try row.decode([UInt8].self, at: 6)
+            let deferredAck =
+                acksNotRecorded.isEmpty
+                ? nil : acksNotRecorded[RelayAck(connection: connection, serverMsgID: serverMsgID)]
             return RcvMessage(
-                connectionID: try row.decode(String.self, at: 0), agentMsgID: try row.decode(Int64.self, at: 1),
+                connectionID: connection, agentMsgID: try row.decode(Int64.self, at: 1),
                 body: try row.decode([UInt8].self, at: 2),
                 integrity: MessageIntegrity(stored: try row.decode(String.self, at: 3)) ?? .ok,
-                server: try address(try row.decode(String.self, at: 4)), recipientID: EntityID(try row.decode([UInt8].self, at: 5)),
-                serverMsgID: try row.decode([UInt8].self, at: 6), userAck: try row.decode(Bool.self, at: 7),
-                relayAck: try row.decode(Bool.self, at: 8))
+                server: try address(try row.decode(String.self, at: 4)),
+                recipientID: EntityID(try row.decode([UInt8].self, at: 5)),
+                serverMsgID: serverMsgID, userAck: try row.decode(Bool.self, at: 7) || deferredAck == true,
+                relayAck: try row.decode(Bool.self, at: 8) || deferredAck != nil)
         } catch {
             throw .store("a received message cannot be read: \(error)")
         }
@@ -198,8 +222,12 @@ extension AgentStore {
         try row("SELECT 1 FROM contact_requests WHERE enc_hash = ?", [encHash]) != nil
     }
 
-    func contactRequest(_ id: String) throws(AgentError) -> (address: AgentConnectionID, connRequest: String) {
-        guard let row = try row("SELECT conn_id, conn_request FROM contact_requests WHERE invitation_id = ?", [id]) else {
+    func contactRequest(_ id: String) throws(AgentError) -> (address: AgentConnectionID, connRequest: String)
+    {
+        guard
+            let row = try row(
+                "SELECT conn_id, conn_request FROM contact_requests WHERE invitation_id = ?", [id])
+        else {
             throw .notFound("contact request \(id)")
         }
         return (try value(row, "conn_id"), try value(row, "conn_request"))

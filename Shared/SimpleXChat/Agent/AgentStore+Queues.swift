@@ -21,7 +21,9 @@ struct RcvQueue: Sendable {
     /// The URI the sender uses (in a link, or in the reply queues of a confirmation).
     var uri: SMPQueueURI {
         get throws(ProtocolError) {
-            try SMPQueueURI(server: server, senderID: senderID, versionRange: AgentConfig.queueVersionRange, dhPublicKey: e2eKey.publicKey, queueMode: mode)
+            try SMPQueueURI(
+                server: server, senderID: senderID, versionRange: AgentConfig.queueVersionRange,
+                dhPublicKey: e2eKey.publicKey, queueMode: mode)
         }
     }
 }
@@ -39,7 +41,9 @@ struct SndQueue: Sendable {
 }
 
 extension AgentStore {
-    private func queueRow(_ server: SMPServerAddress, _ id: EntityID) -> String { text(of: server) + "/" + id.description }
+    private func queueRow(_ server: SMPServerAddress, _ id: EntityID) -> String {
+        text(of: server) + "/" + id.description
+    }
 
     func insert(_ queue: RcvQueue, rcvDHPrivateKey: SecureBytes, serverDHKey: [UInt8]) throws(AgentError) {
         let key = queueRow(queue.server, queue.recipientID)
@@ -52,7 +56,8 @@ extension AgentStore {
             [
                 queue.connectionID, text(of: queue.server), queue.recipientID.bytes, queue.senderID.bytes,
                 queue.mode == .contact ? "contact" : "messaging",
-                seal(auth.privateKey, column: "rcv_auth_key", row: key), seal(rcvDHPrivateKey, column: "rcv_dh_key", row: key),
+                seal(auth.privateKey, column: "rcv_auth_key", row: key),
+                seal(rcvDHPrivateKey, column: "rcv_dh_key", row: key),
                 serverDHKey, seal(queue.e2eKey.privateKey, column: "e2e_key", row: key), queue.e2ePeerKey,
             ])
     }
@@ -83,7 +88,8 @@ extension AgentStore {
         return queue
     }
 
-    private func readRcvQueue(server: SMPServerAddress, recipientID: EntityID) throws(AgentError) -> RcvQueue? {
+    private func readRcvQueue(server: SMPServerAddress, recipientID: EntityID) throws(AgentError) -> RcvQueue?
+    {
         try row(
             """
             SELECT conn_id, server, rcv_id, snd_id, queue_mode, rcv_auth_key, rcv_dh_key, server_dh_key, e2e_key, e2e_peer_key
@@ -97,15 +103,19 @@ extension AgentStore {
             let server = try address(try row.decode(String.self, at: 1))
             let recipientID = EntityID(try row.decode([UInt8].self, at: 2))
             let key = queueRow(server, recipientID)
-            let auth = try X25519.keyPair(fromPrivateKey: try open(try row.decode([UInt8].self, at: 5), column: "rcv_auth_key", row: key))
+            let auth = try X25519.keyPair(
+                fromPrivateKey: try open(
+                    try row.decode([UInt8].self, at: 5), column: "rcv_auth_key", row: key))
             let dhPrivate = try open(try row.decode([UInt8].self, at: 6), column: "rcv_dh_key", row: key)
-            let e2e = try X25519.keyPair(fromPrivateKey: try open(try row.decode([UInt8].self, at: 8), column: "e2e_key", row: key))
+            let e2e = try X25519.keyPair(
+                fromPrivateKey: try open(try row.decode([UInt8].self, at: 8), column: "e2e_key", row: key))
             return RcvQueue(
                 connectionID: try row.decode(String.self, at: 0), server: server, recipientID: recipientID,
                 senderID: EntityID(try row.decode([UInt8].self, at: 3)),
                 mode: try row.decode(String.self, at: 4) == "contact" ? .contact : .messaging,
                 authKey: .x25519(auth),
-                messageKey: try CryptoBox.SharedKey(publicKey: try row.decode([UInt8].self, at: 7), privateKey: dhPrivate),
+                messageKey: try CryptoBox.SharedKey(
+                    publicKey: try row.decode([UInt8].self, at: 7), privateKey: dhPrivate),
                 e2eKey: e2e, e2ePeerKey: try row.decode([UInt8]?.self, at: 9))
         } catch let error as AgentError {
             throw error
@@ -116,7 +126,9 @@ extension AgentStore {
 
     func deleteRcvQueue(_ queue: RcvQueue) throws(AgentError) {
         rcvQueueCache[QueueCacheKey(server: queue.server, id: queue.recipientID)] = nil
-        try run("DELETE FROM rcv_queues WHERE server = ? AND rcv_id = ?", [text(of: queue.server), queue.recipientID.bytes])
+        try run(
+            "DELETE FROM rcv_queues WHERE server = ? AND rcv_id = ?",
+            [text(of: queue.server), queue.recipientID.bytes])
     }
 
     func insert(_ queue: SndQueue) throws(AgentError) {
@@ -133,7 +145,8 @@ extension AgentStore {
             """,
             [
                 queue.connectionID, text(of: queue.server), queue.senderID.bytes, sealedAuth,
-                seal(queue.e2eKey.privateKey, column: "e2e_key", row: key), queue.e2ePeerKey, queue.secured ? "secured" : "new",
+                seal(queue.e2eKey.privateKey, column: "e2e_key", row: key), queue.e2ePeerKey,
+                queue.secured ? "secured" : "new",
             ])
     }
 
@@ -186,12 +199,16 @@ extension AgentStore {
             let senderID = EntityID(try row.decode([UInt8].self, at: 2))
             let key = queueRow(server, senderID)
             let auth = try row.decode([UInt8]?.self, at: 3).map { sealed in
-                QueueAuthKey.x25519(try X25519.keyPair(fromPrivateKey: try open(sealed, column: "snd_auth_key", row: key)))
+                QueueAuthKey.x25519(
+                    try X25519.keyPair(fromPrivateKey: try open(sealed, column: "snd_auth_key", row: key)))
             }
             return SndQueue(
                 connectionID: connection, server: server, senderID: senderID, authKey: auth,
-                e2eKey: try X25519.keyPair(fromPrivateKey: try open(try row.decode([UInt8].self, at: 4), column: "e2e_key", row: key)),
-                e2ePeerKey: try row.decode([UInt8].self, at: 5), secured: try row.decode(String.self, at: 6) == "secured")
+                e2eKey: try X25519.keyPair(
+                    fromPrivateKey: try open(try row.decode([UInt8].self, at: 4), column: "e2e_key", row: key)
+                ),
+                e2ePeerKey: try row.decode([UInt8].self, at: 5),
+                secured: try row.decode(String.self, at: 6) == "secured")
         } catch let error as AgentError {
             throw error
         } catch {

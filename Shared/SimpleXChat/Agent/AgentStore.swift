@@ -65,7 +65,6 @@ final class AgentStore {
         self.now = now
     }
 
-
     func close() {
         statements.removeAll()
         try? database.close()
@@ -73,10 +72,18 @@ final class AgentStore {
 
     private lazy var statements = StatementCache(database)
 
-    /// Runs `body` in one transaction; a failure rolls everything back.
+    /// Runs `body` in one transaction, after the bookkeeping writes deferred so far; a failure
+    /// rolls everything back (the deferred writes stay deferred).
     func transaction<T>(_ body: () throws(AgentError) -> T) throws(AgentError) -> T {
         do {
-            return try database.transaction { () throws -> T in try body() }
+            let result = try database.transaction { () throws -> T in
+                for write in deferredWrites {
+                    try statements.prepared(write.sql).execute(arguments: write.arguments)
+                }
+                return try body()
+            }
+            clearDeferred()
+            return result
         } catch let error as AgentError {
             throw error
         } catch {
@@ -84,16 +91,61 @@ final class AgentStore {
         }
     }
 
+    // MARK: Deferred bookkeeping
+
+    /// Writes that only record what the relay has already done (a message it accepted, an ACK it
+    /// took), kept in memory until the next transaction commits them with its own writes, or
+    /// `flushDeferred()` (the agent calls it shortly after, and on stop): a transaction per
+    /// message fewer on each side. Lost in a crash, they cost only work that is already safe to
+    /// repeat: a message sent again, which the receiver drops by its hash; a message delivered
+    /// again, which is acknowledged again. Until then the reads that depend on them see them
+    /// (`nextPending`, the received-message lookups).
+    struct DeferredWrite {
+        let sql: String
+        let arguments: StatementArguments
+    }
+    private(set) var deferredWrites: [DeferredWrite] = []
+    /// The newest sent message per connection whose `sent` status is deferred.
+    var sentNotRecorded: [AgentConnectionID: Int64] = [:]
+    /// Relay ACKs whose record is deferred, with whether the app had acknowledged the message.
+    var acksNotRecorded: [RelayAck: Bool] = [:]
+
+    struct RelayAck: Hashable {
+        let connection: AgentConnectionID
+        let serverMsgID: [UInt8]
+    }
+
+    func deferWrite(_ sql: String, _ arguments: StatementArguments) {
+        deferredWrites.append(DeferredWrite(sql: sql, arguments: arguments))
+    }
+
+    /// Commits the deferred writes now.
+    func flushDeferred() throws(AgentError) {
+        guard !deferredWrites.isEmpty else { return }
+        try transaction { () throws(AgentError) in }
+    }
+
+    private func clearDeferred() {
+        guard !deferredWrites.isEmpty else { return }
+        deferredWrites.removeAll(keepingCapacity: true)
+        sentNotRecorded.removeAll(keepingCapacity: true)
+        acksNotRecorded.removeAll(keepingCapacity: true)
+    }
+
     func run(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) {
         do { try statements.prepared(sql).execute(arguments: arguments) } catch { throw .store("\(error)") }
     }
 
     func rows(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> [Row] {
-        do { return try statements.prepared(sql).fetchAll(arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statements.prepared(sql).fetchAll(arguments: arguments) } catch {
+            throw .store("\(error)")
+        }
     }
 
     func row(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> Row? {
-        do { return try statements.prepared(sql).fetchOne(arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statements.prepared(sql).fetchOne(arguments: arguments) } catch {
+            throw .store("\(error)")
+        }
     }
 
     /// Column `name` of `row`, as `T`.
@@ -102,7 +154,9 @@ final class AgentStore {
     }
 
     /// One column of every row `sql` returns.
-    func column<T: DatabaseValueConvertible>(_ name: String, _ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> [T] {
+    func column<T: DatabaseValueConvertible>(
+        _ name: String, _ sql: String, _ arguments: StatementArguments = []
+    ) throws(AgentError) -> [T] {
         var values: [T] = []
         for row in try rows(sql, arguments) { values.append(try value(row, name)) }
         return values
@@ -112,6 +166,24 @@ final class AgentStore {
 
     func seal(_ secret: SecureBytes, column: String, row: String) -> [UInt8] {
         secret.withUnsafeBytes { secrets.seal($0, column: column, row: row) }
+    }
+
+    /// One guarded buffer, grown as needed, that every ratchet state is encoded into before it is
+    /// sealed: a state is written per message, and a guarded allocation costs several system
+    /// calls (mmap, mprotect, mlock, and their reverse on free). Zeroed after each use.
+    private var ratchetScratch = SecureBuffer(count: 1_024)
+
+    func sealRatchetState(_ ratchet: RatchetState, connection: AgentConnectionID) -> [UInt8] {
+        let count = ratchet.encodedCount
+        if ratchetScratch.count < count {
+            ratchetScratch = SecureBuffer(count: max(count, 2 * ratchetScratch.count))
+        }
+        return ratchetScratch.withUnsafeMutableBytes { buffer in
+            let encoded = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+            defer { encoded.initializeMemory(as: UInt8.self, repeating: 0) }
+            ratchet.encode(into: encoded)
+            return secrets.seal(UnsafeRawBufferPointer(encoded), column: "ratchet", row: connection)
+        }
     }
 
     func sealBytes(_ bytes: [UInt8], column: String, row: String) -> [UInt8] {
@@ -164,7 +236,10 @@ struct ConnectionRecord {
         id = try row.decode(String.self, at: 0)
         guard let mode = AgentConnectionMode(rawValue: try row.decode(String.self, at: 1)),
             let status = AgentConnectionStatus(rawValue: try row.decode(String.self, at: 2))
-        else { throw AgentError.store("connection \(try row.decode(String.self, at: 0)) has an unknown mode or status") }
+        else {
+            throw AgentError.store(
+                "connection \(try row.decode(String.self, at: 0)) has an unknown mode or status")
+        }
         self.mode = mode
         self.status = status
         x3dhKeys = try row.decode([UInt8]?.self, at: 3)
@@ -185,8 +260,10 @@ extension AgentStore {
         try run(
             "INSERT INTO connections (\(ConnectionRecord.columns), created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             [
-                connection.id, connection.mode.rawValue, connection.status.rawValue, connection.x3dhKeys, connection.ratchet,
-                connection.peerConnInfo, connection.lastSndID, connection.lastSndHash, connection.lastRcvID, connection.lastRcvHash, now(),
+                connection.id, connection.mode.rawValue, connection.status.rawValue, connection.x3dhKeys,
+                connection.ratchet,
+                connection.peerConnInfo, connection.lastSndID, connection.lastSndHash, connection.lastRcvID,
+                connection.lastRcvHash, now(),
             ])
     }
 
@@ -197,20 +274,24 @@ extension AgentStore {
               last_snd_hash = ?, last_rcv_id = ?, last_rcv_hash = ? WHERE conn_id = ?
             """,
             [
-                connection.status.rawValue, connection.x3dhKeys, connection.ratchet, connection.peerConnInfo, connection.lastSndID,
+                connection.status.rawValue, connection.x3dhKeys, connection.ratchet, connection.peerConnInfo,
+                connection.lastSndID,
                 connection.lastSndHash, connection.lastRcvID, connection.lastRcvHash, connection.id,
             ])
     }
 
     func connection(_ id: AgentConnectionID) throws(AgentError) -> ConnectionRecord {
-        guard let row = try row("SELECT \(ConnectionRecord.columns) FROM connections WHERE conn_id = ?", [id]) else {
+        guard let row = try row("SELECT \(ConnectionRecord.columns) FROM connections WHERE conn_id = ?", [id])
+        else {
             throw .notFound("connection \(id)")
         }
         do { return try ConnectionRecord(row: row) } catch { throw .store("\(error)") }
     }
 
     func connectionIDs() throws(AgentError) -> [AgentConnectionID] {
-        try column("conn_id", "SELECT conn_id FROM connections WHERE status != 'deleted' ORDER BY created_at, conn_id")
+        try column(
+            "conn_id",
+            "SELECT conn_id FROM connections WHERE status != 'deleted' ORDER BY created_at, conn_id")
     }
 
     func deleteConnection(_ id: AgentConnectionID) throws(AgentError) {

@@ -91,7 +91,8 @@ public enum MessageIntegrity: Equatable, Sendable, CustomStringConvertible {
         switch parts.first {
         case "ok": self = .ok
         case "badHash": self = .badHash
-        case "badId" where parts.count == 2: if let id = Int64(parts[1]) { self = .badID(id) } else { return nil }
+        case "badId" where parts.count == 2:
+            if let id = Int64(parts[1]) { self = .badID(id) } else { return nil }
         case "skipped" where parts.count == 2:
             let range = parts[1].split(separator: "-")
             guard range.count == 2, let from = Int64(range[0]), let to = Int64(range[1]) else { return nil }
@@ -102,7 +103,9 @@ public enum MessageIntegrity: Equatable, Sendable, CustomStringConvertible {
 
     /// The check for a message with `id` and `previousHash` after `lastID`/`lastHash` (reference §3).
     /// A repeated id never reaches here: duplicates are dropped by their hash first.
-    public static func check(id: Int64, previousHash: [UInt8], lastID: Int64, lastHash: [UInt8]) -> MessageIntegrity {
+    public static func check(id: Int64, previousHash: [UInt8], lastID: Int64, lastHash: [UInt8])
+        -> MessageIntegrity
+    {
         if id <= lastID { return .badID(id) }
         if id > lastID + 1 { return .skipped(from: lastID + 1, to: id - 1) }
         return previousHash == lastHash ? .ok : .badHash

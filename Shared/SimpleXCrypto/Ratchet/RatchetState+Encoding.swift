@@ -20,38 +20,46 @@ extension RatchetState {
     ///     skipped chain count (Word16) ‖ per chain: header key (32), key count (Word16),
     ///     then per key: number (Word32), message key (32), nonce (24)
     public func encoded() -> SecureBytes {
+        SecureBytes(count: encodedCount) { out in encode(into: out) }
+    }
+
+    /// The size of `encoded()`.
+    public var encodedCount: Int {
         let skippedCount = skipped.chains.reduce(0) {
             $0 + 34 + $1.numbers.count * (4 + SkippedMessageKeys.entryCount)
         }
-        let count = 1 + 2 + 1 + 12 + 2 + associatedData.count + 32 + secrets.count + 2 + skippedCount
-        return SecureBytes(count: count) { out in
-            var writer = RawWriter(out: out)
-            writer.byte(Self.encodingFormat)
-            writer.word16(version)
-            writer.byte(
-                (hasSendingChain ? Flag.sending : 0) | (hasReceivingChain ? Flag.receiving : 0)
-                    | (hasPreviousReceiveHeaderKey ? Flag.previousReceiveHeaderKey : 0))
-            for value in [sendCount, receiveCount, previousSendCount] { writer.word32(value) }
-            writer.word16(UInt16(associatedData.count))
-            associatedData.withUnsafeBytes { writer.bytes($0) }
-            ratchetPublicKey.withUnsafeBytes { writer.bytes($0) }
-            secrets.withUnsafeBytes { writer.bytes($0) }
-            writer.word16(UInt16(skipped.chains.count))
-            for chain in skipped.chains {
-                chain.headerKey.withUnsafeBytes { writer.bytes($0) }
-                writer.word16(UInt16(chain.numbers.count))
-                chain.keys.withUnsafeBytes { keys in
-                    for (index, number) in chain.numbers.enumerated() {
-                        writer.word32(number)
-                        let start = index * SkippedMessageKeys.entryCount
-                        writer.bytes(
-                            UnsafeRawBufferPointer(
-                                rebasing: keys[start..<start + SkippedMessageKeys.entryCount]))
-                    }
+        return 1 + 2 + 1 + 12 + 2 + associatedData.count + 32 + secrets.count + 2 + skippedCount
+    }
+
+    /// Writes `encoded()` into `out`, exactly `encodedCount` bytes: for a caller that keeps one
+    /// guarded buffer for every state it stores instead of a guarded allocation per message.
+    public func encode(into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count == encodedCount, "encoded ratchet state size")
+        var writer = RawWriter(out: out)
+        writer.byte(Self.encodingFormat)
+        writer.word16(version)
+        writer.byte(
+            (hasSendingChain ? Flag.sending : 0) | (hasReceivingChain ? Flag.receiving : 0)
+                | (hasPreviousReceiveHeaderKey ? Flag.previousReceiveHeaderKey : 0))
+        for value in [sendCount, receiveCount, previousSendCount] { writer.word32(value) }
+        writer.word16(UInt16(associatedData.count))
+        associatedData.withUnsafeBytes { writer.bytes($0) }
+        ratchetPublicKey.withUnsafeBytes { writer.bytes($0) }
+        secrets.withUnsafeBytes { writer.bytes($0) }
+        writer.word16(UInt16(skipped.chains.count))
+        for chain in skipped.chains {
+            chain.headerKey.withUnsafeBytes { writer.bytes($0) }
+            writer.word16(UInt16(chain.numbers.count))
+            chain.keys.withUnsafeBytes { keys in
+                for (index, number) in chain.numbers.enumerated() {
+                    writer.word32(number)
+                    let start = index * SkippedMessageKeys.entryCount
+                    writer.bytes(
+                        UnsafeRawBufferPointer(rebasing: keys[start..<start + SkippedMessageKeys.entryCount]))
                 }
             }
-            precondition(writer.offset == out.count, "encoded ratchet state size")
         }
+        precondition(writer.offset == out.count, "encoded ratchet state size")
     }
 
     /// Restores a state from `encoded()`; throws `invalidState` for anything that is not one.

@@ -22,15 +22,20 @@ struct AgentEndToEndTests {
 
     /// The texts `peer`'s app committed on `connection`, in order.
     static func texts(_ peer: AgentPeerProcess, on connection: String) throws -> [String] {
-        try peer.receivedLog().filter { $0.hasPrefix(connection + " ") }.map { String($0.split(separator: " ", maxSplits: 3)[3]) }
+        try peer.receivedLog().filter { $0.hasPrefix(connection + " ") }.map {
+            String($0.split(separator: " ", maxSplits: 3)[3])
+        }
     }
 
     /// Polls (the log is a file another process writes) until `count` messages are in it.
-    static func waitForLog(_ peer: AgentPeerProcess, connection: String, count: Int, timeout: Duration = .seconds(120)) async throws {
+    static func waitForLog(
+        _ peer: AgentPeerProcess, connection: String, count: Int, timeout: Duration = .seconds(120)
+    ) async throws {
         let deadline = ContinuousClock.now + timeout
         while try texts(peer, on: connection).count < count {
             guard ContinuousClock.now < deadline else {
-                throw TestSupportError("\(try texts(peer, on: connection).count) of \(count) messages arrived")
+                throw TestSupportError(
+                    "\(try texts(peer, on: connection).count) of \(count) messages arrived")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -73,7 +78,8 @@ struct AgentEndToEndTests {
         alice.send("accept \(request[3]) alice")
         let aliceID = try await alice.expectWords("accepted ")[1]
         // Bob's invitation, carried by the request, gets Alice's confirmation.
-        #expect(try await bob.expectWords("event confirmation ") == ["event", "confirmation", bobID, "alice"])
+        #expect(
+            try await bob.expectWords("event confirmation ") == ["event", "confirmation", bobID, "alice"])
         bob.send("allow \(bobID) bob")
         try await bob.expect("event connected \(bobID)")
         try await alice.expect("event connected \(aliceID)")
@@ -128,6 +134,28 @@ struct AgentEndToEndTests {
         try await Self.waitForLog(bob, connection: bobID, count: 1000)
         try await Task.sleep(for: .milliseconds(300))
         #expect(before < 1000)
+        #expect(try Self.texts(bob, on: bobID) == (1...1000).map { "a-\($0)" })
+        try await alice.quit()
+        try await bob.quit()
+    }
+
+    /// The sender records what the relay accepted a little after the fact (with its next
+    /// transaction); killed before that, it sends those messages again, and the receiver must
+    /// drop the copies by their hash.
+    @Test func senderKilledMidStreamAndRestartedDeliversEachMessageOnceInOrder() async throws {
+        let relay = try await RelayProcess()
+        var alice = try await AgentPeerProcess(servers: relay.address)
+        let bob = try await AgentPeerProcess(servers: relay.address)
+        let (aliceID, bobID) = try await Self.connect(alice, bob)
+
+        alice.send("sendmany \(aliceID) 1000 a")
+        try await alice.expect("queued-all \(aliceID) 1000")
+        try await Self.waitForLog(bob, connection: bobID, count: 300)
+        try await alice.kill()
+        #expect(try Self.texts(bob, on: bobID).count < 1000)
+        alice = try await AgentPeerProcess(directory: alice.directory, servers: relay.address)
+        try await Self.waitForLog(bob, connection: bobID, count: 1000)
+        try await Task.sleep(for: .milliseconds(300))
         #expect(try Self.texts(bob, on: bobID) == (1...1000).map { "a-\($0)" })
         try await alice.quit()
         try await bob.quit()
@@ -230,7 +258,8 @@ struct AgentEndToEndTests {
         #expect(try await bob.expect("error join").contains("smp"))
         // A real SimpleX Chat invitation: X448 keys.
         let x448 = "MEIwBQYDK2VvAzkA" + String(repeating: "A", count: 75)
-        let simplex = "simplex:/invitation#/?v=2-7&smp=smp%3A%2F%2Fu2dS9sG8nMNURyZwqASV4yROM28Er0luVTx5X1CsMrU%3D%40smp4.simplex.im%2FabcdefghijklmnopqrstuvwxyzABCDEF%23%2F%3Fv%3D1-4%26dh%3D\(x448)&e2e=v%3D2-3%26x3dh%3D\(x448)%2C\(x448)"
+        let simplex =
+            "simplex:/invitation#/?v=2-7&smp=smp%3A%2F%2Fu2dS9sG8nMNURyZwqASV4yROM28Er0luVTx5X1CsMrU%3D%40smp4.simplex.im%2FabcdefghijklmnopqrstuvwxyzABCDEF%23%2F%3Fv%3D1-4%26dh%3D\(x448)&e2e=v%3D2-3%26x3dh%3D\(x448)%2C\(x448)"
         bob.send("join \(simplex) bob")
         #expect(try await bob.expect("error join").contains("X448"))
         try await bob.quit()

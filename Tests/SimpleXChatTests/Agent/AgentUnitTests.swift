@@ -14,7 +14,9 @@ struct MessageIntegrityTests {
     }
 
     @Test func aGapIsSkippedWithTheMissingRange() {
-        #expect(MessageIntegrity.check(id: 9, previousHash: hash, lastID: 4, lastHash: hash) == .skipped(from: 5, to: 8))
+        #expect(
+            MessageIntegrity.check(id: 9, previousHash: hash, lastID: 4, lastHash: hash)
+                == .skipped(from: 5, to: 8))
     }
 
     @Test func anOldOrRepeatedIdIsBadAndAWrongHashIsBadHash() {
@@ -35,7 +37,10 @@ struct AgentSecretsTests {
     @Test func aSealedColumnOpensOnlyInItsOwnPlaceWithItsOwnKey() throws {
         let secrets = try AgentSecrets(key: SecureBytes.random(count: 32))
         let sealed = secrets.seal([1, 2, 3], column: "ratchet", row: "conn-a")
-        #expect(try secrets.open(sealed, column: "ratchet", row: "conn-a").withUnsafeBytes { Array($0) } == [1, 2, 3])
+        #expect(
+            try secrets.open(sealed, column: "ratchet", row: "conn-a").withUnsafeBytes { Array($0) } == [
+                1, 2, 3,
+            ])
         // Moved to another row or column, tampered, or under another keychain: each a clear error.
         #expect(throws: AgentError.self) { try secrets.open(sealed, column: "ratchet", row: "conn-b") }
         #expect(throws: AgentError.self) { try secrets.open(sealed, column: "e2e_key", row: "conn-a") }
@@ -66,7 +71,10 @@ struct AgentSecretsTests {
         #expect(file.range(of: secret) == nil)
         #expect(try permissions(of: path) == 0o600)
         // Reopened with the same key, the keys come back; with another keychain's key, a clear error.
-        let reopened = try AgentStore(path: path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
-        #expect(throws: AgentError.self) { try AgentCrypto.openX3DH(try reopened.connection("c1"), store: reopened) }
+        let reopened = try AgentStore(
+            path: path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        #expect(throws: AgentError.self) {
+            try AgentCrypto.openX3DH(try reopened.connection("c1"), store: reopened)
+        }
     }
 }
