@@ -5,8 +5,11 @@ import SimpleXChat
 import SimpleXCrypto
 
 func chatBenchmarkLines() async throws -> [String] {
-    var lines = try await chatReadingLines(contacts: 1_000, items: 1_000_000)
-    lines += try await chatReceiveLines()
+    var lines: [String] = []
+    if runs("chat") || runs("chat-reading") {
+        lines += try await chatReadingLines(contacts: 1_000, items: 1_000_000)
+    }
+    if runs("chat") || runs("chat-receive") { lines += try await chatReceiveLines() }
     return lines
 }
 

@@ -1,10 +1,13 @@
 // simplex-bench: the figures each issue names, measured on this machine in one run.
 // Benchmarks are not tests: nothing here passes or fails; `make bench` prints the figures.
 // SIMPLEX_BENCH_ONLY=<section>[,<section>] runs only the named sections (foundation, crypto,
-// throughput, store, ratchet, agent, chat), for profiling one figure.
+// throughput, store, ratchet, agent, chat; chat-reading and chat-receive for either half of chat),
+// for profiling one figure.
 import Foundation
 
-let only = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_ONLY"].map { Set($0.split(separator: ",").map(String.init)) }
+let only = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_ONLY"].map {
+    Set($0.split(separator: ",").map(String.init))
+}
 func runs(_ section: String) -> Bool { only?.contains(section) ?? true }
 
 print("simplex-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores")
@@ -38,7 +41,7 @@ if runs("agent") {
     print("## Agent end to end (issue 4)")
     for line in try await agentBenchmarkLines() { print("  " + line) }
 }
-if runs("chat") {
+if runs("chat") || runs("chat-reading") || runs("chat-receive") {
     print("")
     print("## Chat core (issue 5)")
     for line in try await chatBenchmarkLines() { print("  " + line) }

@@ -36,6 +36,12 @@ import Testing
                 )
             ),
             (
+                "/_get chat @1 content=images count=5",
+                .invalid(
+                    command: "/_get chat",
+                    reason: "unknown content type \"images\", expected image, video, voice, file, link")
+            ),
+            (
                 "/_get chat @1 before=3",
                 .invalid(command: "/_get chat", reason: "expected \"count=\", found the end")
             ),

@@ -22,6 +22,8 @@ import Testing
         .apiGetChat(.direct(1), pagination: .around(id: 10, count: 5), search: nil),
         .apiGetChat(.direct(1), pagination: .initial(count: 30), search: nil),
         .apiGetChat(.direct(3), pagination: .last(count: 10), search: "two words"),
+        .apiGetChat(.direct(2), content: .images, pagination: .last(count: 20), search: nil),
+        .apiGetChat(.direct(2), content: .links, pagination: .before(id: 9, count: 5), search: "docs"),
         .apiGetChat(ChatRef(.group, 4), pagination: .last(count: 10), search: ""),
         .apiGetChatItemInfo(.direct(1), itemId: 7),
         .apiSendMessages(.direct(1), live: false, ttl: nil, composedMessages: [hello]),
@@ -78,6 +80,10 @@ import Testing
             (
                 .apiGetChat(.direct(1), pagination: .before(id: 10, count: 20), search: "hi"),
                 "/_get chat @1 before=10 count=20 search=hi"
+            ),
+            (
+                .apiGetChat(.direct(1), content: .images, pagination: .last(count: 20), search: nil),
+                "/_get chat @1 content=image count=20"
             ),
             (.apiGetChatItemInfo(.direct(1), itemId: 7), "/_get item info @1 7"),
             (

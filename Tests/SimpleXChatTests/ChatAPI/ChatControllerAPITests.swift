@@ -74,6 +74,27 @@ import TestSupport
         await f.close()
     }
 
+    @Test func aContentFilterPagesOnlyItemsOfThatType() async throws {
+        let f = try await Fixture()
+        let link = LinkPreview(
+            uri: "https://simplex.chat", title: "SimpleX", description: "", image: "", content: nil)
+        for content in [
+            MsgContent.text("words"), .image(text: "cat", image: "data:image/jpg;base64,AA=="),
+            .link(text: "site", preview: link), .image(text: "dog", image: "data:image/jpg;base64,AA=="),
+        ] {
+            _ = try f.store.insertItem(
+                f.user, contact: f.carol, direction: .received, content: content, status: .rcvNew,
+                sharedMsgId: nil)
+        }
+        let id = f.carol.contactId
+        #expect(Self.texts(try await f.run("/_get chat @\(id) content=image count=10")) == ["cat", "dog"])
+        #expect(Self.texts(try await f.run("/_get chat @\(id) content=image count=1")) == ["dog"])
+        #expect(Self.texts(try await f.run("/_get chat @\(id) content=link count=10")) == ["site"])
+        #expect(Self.texts(try await f.run("/_get chat @\(id) content=file count=10")) == [])
+        #expect(Self.texts(try await f.run("/_get chat @\(id) content=image count=10 search=do")) == ["dog"])
+        await f.close()
+    }
+
     @Test func chatPages() async throws {
         let f = try await Fixture()
         let id = f.bob.contactId

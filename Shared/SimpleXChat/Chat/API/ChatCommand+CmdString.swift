@@ -7,8 +7,10 @@ extension ChatCommand {
         case .startChat(let mainApp, let sndFiles):
             "/_start main=\(onOff(mainApp)) snd_files=\(onOff(sndFiles))"
         case .apiGetChats(let userId, let pcc): "/_get chats \(userId)" + (pcc ? " pcc=on" : "")
-        case .apiGetChat(let ref, let pagination, let search):
-            "/_get chat \(ref) \(pagination.cmdString)" + (search.map { " search=" + $0 } ?? "")
+        case .apiGetChat(let ref, let content, let pagination, let search):
+            "/_get chat \(ref)" + (content.map { " content=" + $0.contentType } ?? "")
+                + " \(pagination.cmdString)"
+                + (search.map { " search=" + $0 } ?? "")
         case .apiGetChatItemInfo(let ref, let itemId): "/_get item info \(ref) \(itemId)"
         case .apiSendMessages(let ref, let live, let ttl, let messages):
             "/_send \(ref) live=\(onOff(live)) ttl=\(Self.ttlString(ttl)) json "

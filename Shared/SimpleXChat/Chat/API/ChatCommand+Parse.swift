@@ -109,6 +109,16 @@ extension ChatCommand {
 
     private static func getChat(_ s: inout CommandScanner) throws(ChatCommandParseError) -> ChatCommand {
         let ref = try chatRef(&s)
+        var content: ChatContentFilter?
+        if s.take(" content=") {
+            let tag = s.word()
+            guard let filter = ChatContentFilter.allCases.first(where: { $0.contentType == tag }) else {
+                throw s.invalid(
+                    "unknown content type \"\(tag)\", expected "
+                        + ChatContentFilter.allCases.map(\.contentType).joined(separator: ", "))
+            }
+            content = filter
+        }
         try s.expect(" ")
         let pagination: ChatPagination
         if s.take("count=") {
@@ -131,7 +141,8 @@ extension ChatCommand {
             try s.expect(" count=")
             pagination = make(itemId, try s.count("count"))
         }
-        return .apiGetChat(ref, pagination: pagination, search: s.take(" search=") ? s.remainder() : nil)
+        return .apiGetChat(
+            ref, content: content, pagination: pagination, search: s.take(" search=") ? s.remainder() : nil)
     }
 
     private static func send(_ s: inout CommandScanner) throws(ChatCommandParseError) -> ChatCommand {

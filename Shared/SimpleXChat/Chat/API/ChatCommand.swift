@@ -13,8 +13,9 @@ public enum ChatCommand: Equatable, Sendable {
     case startChat(mainApp: Bool, enableSndFiles: Bool)
     /// `/_get chats <userId> pcc=on`: the chat list, with pending connections when `pcc=on`.
     case apiGetChats(userId: Int64, pendingConnections: Bool)
-    /// `/_get chat @1 count=50[ search=text]`: a page of one chat.
-    case apiGetChat(ChatRef, pagination: ChatPagination, search: String?)
+    /// `/_get chat @1[ content=image] count=50[ search=text]`: a page of one chat, optionally of
+    /// one content type only (image, video, voice, file, link).
+    case apiGetChat(ChatRef, content: ChatContentFilter? = nil, pagination: ChatPagination, search: String?)
     /// `/_get item info @1 <itemId>`: an item's earlier versions.
     case apiGetChatItemInfo(ChatRef, itemId: Int64)
     /// `/_send @1 live=off ttl=default json [...]`: sends messages.
@@ -149,7 +150,8 @@ extension ChatCommand {
     /// `startChat` starts the chat itself.
     public var usesNetwork: Bool {
         switch self {
-        case .apiSendMessages, .apiUpdateChatItem, .apiChatItemReaction, .apiForwardChatItems, .apiAddContact, .apiConnect,
+        case .apiSendMessages, .apiUpdateChatItem, .apiChatItemReaction, .apiForwardChatItems, .apiAddContact,
+            .apiConnect,
             .apiAcceptContact, .apiDeleteChat, .apiUpdateProfile:
             true
         case .apiDeleteChatItem(_, _, let mode): mode == .broadcast

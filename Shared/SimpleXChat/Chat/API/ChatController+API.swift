@@ -52,9 +52,9 @@ extension ChatController {
         case .apiGetChats(let userId, let pendingConnections):
             try checkUser(userId)
             return .apiChats(user: user, chats: try chats(pendingConnections: pendingConnections))
-        case .apiGetChat(let ref, let pagination, let search):
+        case .apiGetChat(let ref, let content, let pagination, let search):
             let contact = try self.contact(ref)
-            let items = try page(contact, pagination, search: search)
+            let items = try page(contact, pagination, content: content, search: search)
             let stats = try api { () throws(ChatError) in try store.chatStats(user, contact) }
             return .apiChat(
                 user: user,
@@ -82,7 +82,8 @@ extension ChatController {
             return .cmdOk(user: user)
         case .apiChatItemsRead(let ref, let itemIds):
             let contact = try self.contact(ref)
-            try api { () throws(ChatError) in _ = try markRead(contactId: contact.contactId, itemIds: itemIds) }
+            try api { () throws(ChatError) in _ = try markRead(contactId: contact.contactId, itemIds: itemIds)
+            }
             return .itemsReadForChat(user: user, chatInfo: .direct(contact: contact))
         case .apiChatUnread(let ref, let unread):
             let contact = try self.contact(ref)
@@ -177,18 +178,24 @@ extension ChatController {
 
     /// A page of a chat, oldest first (SimpleX `ChatPagination`), through the indexed reading
     /// queries; with `search`, only the items containing the text.
-    private func page(_ contact: ChatContact, _ pagination: ChatPagination, search: String?)
+    private func page(
+        _ contact: ChatContact, _ pagination: ChatPagination, content: ChatContentFilter?, search: String?
+    )
         throws(ChatAPIError) -> [ChatItem]
     {
         try api { () throws(ChatError) in
             switch pagination {
             case .before(let id, _), .after(let id, _), .around(let id, _):
                 // The item a page is anchored at must be in this chat.
-                guard try store.item(id: id).contactId == contact.contactId else { throw .itemNotFound("#\(id)") }
+                guard try store.item(id: id).contactId == contact.contactId else {
+                    throw .itemNotFound("#\(id)")
+                }
             case .last, .initial:
                 break
             }
-            return try chatItems(contactId: contact.contactId, pagination, search: search?.isEmpty == false ? search : nil)
+            return try chatItems(
+                contactId: contact.contactId, pagination, filter: content,
+                search: search?.isEmpty == false ? search : nil)
         }
     }
 }

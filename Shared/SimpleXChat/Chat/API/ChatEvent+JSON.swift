@@ -48,7 +48,9 @@ extension ChatEvent {
             let deletions = items.map {
                 ChatItemDeletion(deletedChatItem: .direct(contact, $0), toChatItem: nil).json
             }
-            return tagged(type, ["user": user.json, "chatItemDeletions": .array(deletions), "byUser": false, "timed": true])
+            return tagged(
+                type,
+                ["user": user.json, "chatItemDeletions": .array(deletions), "byUser": false, "timed": true])
         case .itemReaction(let contact, let item, let emoji, let add):
             let reaction = ACIReaction(
                 chatInfo: .direct(contact: contact), chatDir: .received, chatItem: item, sentAt: now,

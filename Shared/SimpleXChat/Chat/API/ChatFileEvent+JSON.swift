@@ -50,11 +50,14 @@ extension ChatFileEvent {
     /// The event's members besides `type` and `user`.
     var members: JSONObject {
         switch self {
-        case .rcvAccepted(let contact, let file), .rcvStarted(let contact, let file), .rcvComplete(let contact, let file),
-            .rcvCancelledBySender(let contact, let file), .sndStarted(let contact, let file), .sndComplete(let contact, let file),
+        case .rcvAccepted(let contact, let file), .rcvStarted(let contact, let file),
+            .rcvComplete(let contact, let file),
+            .rcvCancelledBySender(let contact, let file), .sndStarted(let contact, let file),
+            .sndComplete(let contact, let file),
             .sndCancelledByRecipient(let contact, let file):
             return ["contact": contact.json, "file": file.json]
-        case .rcvProgress(let contact, let file, let percent), .sndProgress(let contact, let file, let percent):
+        case .rcvProgress(let contact, let file, let percent),
+            .sndProgress(let contact, let file, let percent):
             return ["contact": contact.json, "file": file.json, "percent": .int(percent)]
         case .rcvError(let contact, let file, let reason), .sndError(let contact, let file, let reason):
             return ["contact": contact.json, "file": file.json, "reason": .string(reason)]
