@@ -139,6 +139,62 @@ extension Agent {
     public func ackMessage(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool = false)
         async throws(AgentError)
     {
+        if let ack = try acknowledged(id, agentMsgID: agentMsgID, receipt: receipt) { sendAck(ack) }
+    }
+
+    /// `ackMessage` for several messages at once: their receipts are written in one transaction.
+    /// One that cannot be acknowledged (unknown) does not hold back the others; the first such
+    /// error is thrown after them.
+    public func ackMessages(
+        _ messages: [(connection: AgentConnectionID, agentMsgID: Int64)], receipt: Bool = false
+    )
+        async throws(AgentError)
+    {
+        var firstError: AgentError?
+        do {
+            let acks = try store.transaction { () throws(AgentError) -> [PendingRelayAck] in
+                var acks: [PendingRelayAck] = []
+                for message in messages {
+                    if let ack = try acknowledged(
+                        message.connection, agentMsgID: message.agentMsgID, receipt: receipt)
+                    {
+                        acks.append(ack)
+                    }
+                }
+                return acks
+            }
+            for ack in acks { sendAck(ack) }
+            return
+        } catch {
+            // Rolled back together (no relay ACK has gone, the workers find no new receipts):
+            // each on its own now.
+        }
+        for message in messages {
+            do {
+                if let ack = try acknowledged(
+                    message.connection, agentMsgID: message.agentMsgID, receipt: receipt)
+                {
+                    sendAck(ack)
+                }
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// An ACK due to a relay once the app's acknowledgement is written.
+    struct PendingRelayAck {
+        let queue: RcvQueue
+        let serverMsgID: [UInt8]
+        let agentMsgID: Int64
+    }
+
+    /// The app's acknowledgement written (with the receipt, if asked); the ACK the relay is
+    /// then owed, unless it has had it.
+    private func acknowledged(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool) throws(AgentError)
+        -> PendingRelayAck?
+    {
         guard let message = try store.receivedMessage(connection: id, agentMsgID: agentMsgID) else {
             throw .notFound("message \(agentMsgID) on \(id)")
         }
@@ -154,12 +210,16 @@ extension Agent {
             let queue = try store.rcvQueue(server: message.server, recipientID: message.recipientID)
         else {
             if !message.userAck { try store.setUserAck(connection: id, agentMsgID: agentMsgID) }
-            return
+            return nil
         }
-        // The app need not wait for the relay's reply: the ACK (and the next message it brings)
-        // goes on while the app handles its other connections.
+        return PendingRelayAck(queue: queue, serverMsgID: message.serverMsgID, agentMsgID: agentMsgID)
+    }
+
+    /// The app need not wait for the relay's reply: the ACK (and the next message it brings)
+    /// goes on while the app handles its other connections.
+    private func sendAck(_ ack: PendingRelayAck) {
         Task {
-            await self.acknowledge(queue: queue, serverMsgID: message.serverMsgID, agentMsgID: agentMsgID)
+            await self.acknowledge(queue: ack.queue, serverMsgID: ack.serverMsgID, agentMsgID: ack.agentMsgID)
         }
     }
 

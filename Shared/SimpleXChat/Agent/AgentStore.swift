@@ -75,6 +75,10 @@ final class AgentStore {
     /// Runs `body` in one transaction, after the bookkeeping writes deferred so far; a failure
     /// rolls everything back (the deferred writes stay deferred).
     func transaction<T>(_ body: () throws(AgentError) -> T) throws(AgentError) -> T {
+        // Inside another: joins it, and the outermost commits or rolls back.
+        if transactionDepth > 0 { return try body() }
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
         do {
             let result = try database.transaction { () throws -> T in
                 for write in deferredWrites {
@@ -90,6 +94,9 @@ final class AgentStore {
             throw .store("\(error)")
         }
     }
+
+    /// Open transactions (`transaction`).
+    private var transactionDepth = 0
 
     // MARK: Deferred bookkeeping
 

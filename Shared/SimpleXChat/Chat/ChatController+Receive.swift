@@ -21,7 +21,9 @@ extension ChatController {
             if try store.contact(agentConnectionID: id) == nil, let profile = profile(in: peerInfo) {
                 _ = try store.createContact(user, profile: profile, agentConnectionID: id)
             }
-            do { try await agent.allowConnection(id, connInfo: profileInfo) } catch { throw .agent("\(error)") }
+            do { try await agent.allowConnection(id, connInfo: profileInfo) } catch {
+                throw .agent("\(error)")
+            }
         case .info(let id, let peerInfo):
             if try store.contact(agentConnectionID: id) == nil, let profile = profile(in: peerInfo) {
                 _ = try store.createContact(user, profile: profile, agentConnectionID: id)
@@ -30,7 +32,9 @@ extension ChatController {
             try store.setReady(agentConnectionID: id)
             if let contact = try store.contact(agentConnectionID: id) { emit(.contactConnected(contact)) }
         case .contactRequest(_, let invitationID, let peerInfo):
-            guard let profile = profile(in: peerInfo) else { throw .invalidCommand("a contact request without a profile") }
+            guard let profile = profile(in: peerInfo) else {
+                throw .invalidCommand("a contact request without a profile")
+            }
             emit(.contactRequest(try store.insertRequest(user, invitationID: invitationID, profile: profile)))
         case .message(let id, let message):
             try await received(message, on: id)
@@ -41,7 +45,9 @@ extension ChatController {
         case .sendFailed(let id, let agentMsgID, _):
             if let agentMsgID { try updateStatus(connection: id, agentMsgID: agentMsgID, to: .sndError) }
         case .subscriptionEnded(let id):
-            if let contact = try store.contact(agentConnectionID: id) { emit(.contactSwitchedDevice(contact)) }
+            if let contact = try store.contact(agentConnectionID: id) {
+                emit(.contactSwitchedDevice(contact))
+            }
         case .receiveFailed, .relayDown, .relayUp:
             break
         }
@@ -55,85 +61,227 @@ extension ChatController {
         }
     }
 
-    private func updateStatus(connection id: String, agentMsgID: Int64, to status: ChatItemStatus) throws(ChatError) {
-        guard let contact = try store.contact(agentConnectionID: id), let item = try store.item(contact, agentMsgID: agentMsgID) else { return }
+    private func updateStatus(connection id: String, agentMsgID: Int64, to status: ChatItemStatus)
+        throws(ChatError)
+    {
+        guard let contact = try store.contact(agentConnectionID: id),
+            let item = try store.item(contact, agentMsgID: agentMsgID)
+        else { return }
         // A receipt can overtake SENT; never go back from delivered.
         if item.status == .sndRcvd && status == .sndSent { return }
         try store.setStatus(item, status)
         emit(.itemStatus(contact, try store.item(id: item.itemId)))
     }
 
-    private func received(_ message: AgentReceivedMessage, on id: String) async throws(ChatError) {
-        guard let contact = try store.contact(agentConnectionID: id) else { return }
-        if message.integrity != .ok { emit(.integrityError(contact, message.integrity.description)) }
-        for decoded in ChatMessage.decodeBody(message.body) {
-            switch decoded {
-            case .success(let chatMessage): try await apply(chatMessage, from: contact)
-            case .failure(let error):
-                // Kept and shown as invalid, never dropped silently.
-                let item = try store.insertItem(
-                    user, contact: contact, direction: .received,
-                    content: .unknown(type: "invalid", text: "invalid message: \(error)", json: JSONObject()), status: .rcvNew,
-                    sharedMsgId: nil)
-                emit(.newItem(contact, item))
+    // MARK: - Received messages
+
+    /// A batch of agent events, in order. Each run of received messages that need only the store
+    /// (texts, edits, deletions, reactions, profiles: no file to offer) is stored in one
+    /// transaction, one durable commit for the run, and acknowledged after it; anything else is
+    /// handled on its own.
+    func handle(batch events: [AgentEvent]) async {
+        var index = 0
+        while index < events.count {
+            var run: [ReceivedMessage] = []
+            while index + run.count < events.count,
+                case .message(let id, let message) = events[index + run.count]
+            {
+                let decoded = ChatMessage.decodeBody(message.body)
+                guard decoded.allSatisfy(Self.needsOnlyTheStore) else { break }
+                run.append(ReceivedMessage(connection: id, message: message, decoded: decoded))
+            }
+            if run.count > 1 {
+                await receivedTogether(run)
+                index += run.count
+            } else {
+                await handle(events[index])
+                index += 1
             }
         }
-        do { try await agent.ackMessage(id, agentMsgID: message.agentMsgID, receipt: true) } catch { throw .agent("\(error)") }
     }
 
+    struct ReceivedMessage {
+        let connection: String
+        let message: AgentReceivedMessage
+        let decoded: [Result<ChatMessage, ChatProtocolError>]
+    }
+
+    private func receivedTogether(_ messages: [ReceivedMessage]) async {
+        var events: [ChatEvent] = []
+        var stored: [ReceivedMessage] = []
+        do {
+            try store.transaction { () throws(ChatError) in
+                for received in messages {
+                    // A message of a connection that is no contact (yet) is left unacknowledged.
+                    guard let contact = try store.contact(agentConnectionID: received.connection) else {
+                        continue
+                    }
+                    events += try store(received.message, decoded: received.decoded, from: contact)
+                    stored.append(received)
+                }
+            }
+        } catch {
+            // Nothing stored, nothing acknowledged: the relay delivers them again.
+            emit(.error("\(error)"))
+            return
+        }
+        for event in events { emit(event) }
+        // Their receipts, too, in one transaction of the agent.
+        do {
+            try await agent.ackMessages(stored.map { ($0.connection, $0.message.agentMsgID) }, receipt: true)
+        } catch {
+            emit(.error("\(ChatError.agent("\(error)"))"))
+        }
+    }
+
+    private func received(_ message: AgentReceivedMessage, on id: String) async throws(ChatError) {
+        guard let contact = try store.contact(agentConnectionID: id) else { return }
+        let decoded = ChatMessage.decodeBody(message.body)
+        if decoded.allSatisfy(Self.needsOnlyTheStore) {
+            let events = try store.transaction { () throws(ChatError) in
+                try store(message, decoded: decoded, from: contact)
+            }
+            for event in events { emit(event) }
+        } else {
+            if message.integrity != .ok { emit(.integrityError(contact, message.integrity.description)) }
+            for result in decoded {
+                switch result {
+                case .success(let chatMessage): try await apply(chatMessage, from: contact)
+                case .failure(let error): emit(try storeInvalid(error, from: contact))
+                }
+            }
+        }
+        do { try await agent.ackMessage(id, agentMsgID: message.agentMsgID, receipt: true) } catch {
+            throw .agent("\(error)")
+        }
+    }
+
+    /// Whether a decoded message is handled by the store alone (no file offer or transfer).
+    static func needsOnlyTheStore(_ decoded: Result<ChatMessage, ChatProtocolError>) -> Bool {
+        guard case .success(let message) = decoded else { return true }
+        switch message.event {
+        case .msgNew(let container): return container.file == nil
+        case .fileAcptInv, .fileCancel: return false
+        default: return true
+        }
+    }
+
+    /// A received message that needs only the store: its items written, its chat events returned
+    /// for after the commit.
+    private func store(
+        _ message: AgentReceivedMessage, decoded: [Result<ChatMessage, ChatProtocolError>],
+        from contact: ChatContact
+    ) throws(ChatError) -> [ChatEvent] {
+        var events: [ChatEvent] = []
+        if message.integrity != .ok { events.append(.integrityError(contact, message.integrity.description)) }
+        for result in decoded {
+            switch result {
+            case .success(let chatMessage): events += try applyToStore(chatMessage, from: contact)
+            case .failure(let error): events.append(try storeInvalid(error, from: contact))
+            }
+        }
+        return events
+    }
+
+    /// A message that does not decode: kept and shown as invalid, never dropped silently.
+    private func storeInvalid(_ error: ChatProtocolError, from contact: ChatContact) throws(ChatError)
+        -> ChatEvent
+    {
+        let item = try store.insertItem(
+            user, contact: contact, direction: .received,
+            content: .placeholder(type: "invalid", text: "invalid message: \(error)"), status: .rcvNew,
+            sharedMsgId: nil)
+        return .newItem(contact, item)
+    }
+
+    /// A message with a file (offered to us, accepted or cancelled by the contact).
     private func apply(_ message: ChatMessage, from contact: ChatContact) async throws(ChatError) {
         switch message.event {
-        case .msgNew(let container):
+        case .msgNew(let container) where container.file != nil:
             if let msgId = message.msgId, try store.item(contact, sharedMsgId: msgId) != nil { return }  // delivered again
-            let quote = container.quote.map {
-                ChatItemQuote(sharedMsgId: $0.msgRef.msgId, sentByUser: !$0.msgRef.sent, content: $0.content)
-            }
-            var item = try store.insertItem(
-                user, contact: contact, direction: .received, content: container.content, status: .rcvNew, sharedMsgId: message.msgId,
-                quote: quote, forwarded: container.forward)
+            var item = try insertReceived(container, msgId: message.msgId, from: contact)
             var accepted: ChatFile?
-            if let invitation = container.file { (item.file, accepted) = try await fileOffered(invitation, item: item, from: contact) }
+            if let invitation = container.file {
+                (item.file, accepted) = try await fileOffered(invitation, item: item, from: contact)
+            }
             emit(.newItem(contact, try timed(item, ttl: container.ttl)))
             if let accepted { emit(.file(.rcvAccepted(contact, accepted))) }
-        case .msgUpdate(let update):
-            guard let item = try store.item(contact, sharedMsgId: update.msgId), item.direction == .received else { return }
-            if item.content == update.content { return }
-            try store.updateContent(item, update.content)
-            emit(.itemUpdated(contact, try store.item(id: item.itemId)))
-        case .msgDel(let msgId, _, _):
-            guard let item = try store.item(contact, sharedMsgId: msgId), item.direction == .received else { return }
-            try store.markDeleted(item)
-            emit(.itemDeleted(contact, try store.item(id: item.itemId)))
-        case .msgReact(let msgId, _, _, let reaction, let add):
-            guard let item = try store.item(contact, sharedMsgId: msgId), case .emoji(let emoji) = reaction else { return }
-            try store.setReaction(item, emoji: emoji.displayText, byUser: false, add: add)
-            emit(.itemReaction(contact, try store.item(id: item.itemId), emoji: emoji.displayText, add: add))
         case .fileAcptInv(let msgId, let link, let fileName):
             try await fileAccepted(msgId: msgId, link: link, fileName: fileName, from: contact)
         case .fileCancel(let msgId):
             try await fileCancelled(msgId: msgId, from: contact)
+        default:
+            for event in try applyToStore(message, from: contact) { emit(event) }
+        }
+    }
+
+    private func insertReceived(_ container: MsgContainer, msgId: SharedMsgID?, from contact: ChatContact)
+        throws(ChatError) -> ChatItem
+    {
+        let quote = container.quote.map {
+            ChatItemQuote(sharedMsgId: $0.msgRef.msgId, sentByUser: !$0.msgRef.sent, content: $0.content)
+        }
+        return try store.insertItem(
+            user, contact: contact, direction: .received, content: container.content, status: .rcvNew,
+            sharedMsgId: msgId,
+            quote: quote, forwarded: container.forward)
+    }
+
+    /// Everything but files: the store changes and the chat events that tell of them.
+    private func applyToStore(_ message: ChatMessage, from contact: ChatContact) throws(ChatError)
+        -> [ChatEvent]
+    {
+        switch message.event {
+        case .msgNew(let container):
+            if let msgId = message.msgId, try store.item(contact, sharedMsgId: msgId) != nil { return [] }  // delivered again
+            let item = try insertReceived(container, msgId: message.msgId, from: contact)
+            return [.newItem(contact, try timed(item, ttl: container.ttl))]
+        case .msgUpdate(let update):
+            guard let item = try store.item(contact, sharedMsgId: update.msgId), item.direction == .received
+            else { return [] }
+            if item.content == update.content { return [] }
+            try store.updateContent(item, update.content)
+            return [.itemUpdated(contact, try store.item(id: item.itemId))]
+        case .msgDel(let msgId, _, _):
+            guard let item = try store.item(contact, sharedMsgId: msgId), item.direction == .received else {
+                return []
+            }
+            try store.markDeleted(item)
+            return [.itemDeleted(contact, try store.item(id: item.itemId))]
+        case .msgReact(let msgId, _, _, let reaction, let add):
+            guard let item = try store.item(contact, sharedMsgId: msgId), case .emoji(let emoji) = reaction
+            else { return [] }
+            try store.setReaction(item, emoji: emoji.displayText, byUser: false, add: add)
+            return [
+                .itemReaction(contact, try store.item(id: item.itemId), emoji: emoji.displayText, add: add)
+            ]
         case .info(let profile):
             let old = contact.profile
-            guard profile.displayName != old.displayName || profile.fullName != old.fullName else { return }
+            guard profile.displayName != old.displayName || profile.fullName != old.fullName else {
+                return []
+            }
             try store.updateContactProfile(contact, profile)
-            emit(.contactUpdated(try store.contact(id: contact.contactId), from: old))
+            return [.contactUpdated(try store.contact(id: contact.contactId), from: old)]
         case .directDel:
             // The contact deleted us: the chat stays, and says so; nothing more can be sent.
             let item = try store.insertItem(
                 user, contact: contact, direction: .received,
-                content: .unknown(type: "contactDeleted", text: "deleted contact", json: JSONObject()), status: .rcvNew,
+                content: .placeholder(type: "contactDeleted", text: "deleted contact"), status: .rcvNew,
                 sharedMsgId: message.msgId)
-            emit(.newItem(contact, item))
+            return [.newItem(contact, item)]
         case .ok, .infoProbe, .infoProbeCheck, .infoProbeOk:
-            break  // Nothing to show: acknowledgements and profile probes.
+            return []  // Nothing to show: acknowledgements and profile probes.
+        case .fileAcptInv, .fileCancel:
+            return []  // Handled with the files (`apply`).
         default:
             // Events this client does not act on (groups, calls, files over XFTP) are kept as an
             // item that says so.
             let item = try store.insertItem(
                 user, contact: contact, direction: .received,
-                content: .unknown(type: message.event.name, text: "unsupported event \(message.event.name)", json: JSONObject()),
+                content: .placeholder(
+                    type: message.event.name, text: "unsupported event \(message.event.name)"),
                 status: .rcvNew, sharedMsgId: message.msgId)
-            emit(.newItem(contact, item))
+            return [.newItem(contact, item)]
         }
     }
 }

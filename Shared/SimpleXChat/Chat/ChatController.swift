@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXProtocol
+import Synchronization
 
 /// The chat core: turns agent connections into contacts, chats and items (SimpleX's chat
 /// controller), with a typed command API and an event stream.
@@ -25,17 +26,22 @@ public actor ChatController {
 
     /// Opens the chat and agent databases in `groupDirectory` for `user` (made by `createUser`
     /// first), with the relays stored for the user.
-    public static func open(groupDirectory: String, secrets: AgentSecrets) async throws(ChatError) -> ChatController {
+    public static func open(groupDirectory: String, secrets: AgentSecrets) async throws(ChatError)
+        -> ChatController
+    {
         let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
         guard let user = try store.activeUser() else { throw .noUser }
         var servers: [SMPServerAddress] = []
         for text in try store.servers(user) {
-            do { servers.append(try SMPServerAddress(text)) } catch { throw .invalidCommand("stored relay \(text): \(error)") }
+            do { servers.append(try SMPServerAddress(text)) } catch {
+                throw .invalidCommand("stored relay \(text): \(error)")
+            }
         }
         let agent: Agent
         do {
             agent = try await Agent.open(
-                config: AgentConfig(databasePath: AgentConfig.databasePath(groupDirectory: groupDirectory), servers: servers),
+                config: AgentConfig(
+                    databasePath: AgentConfig.databasePath(groupDirectory: groupDirectory), servers: servers),
                 secrets: secrets)
         } catch {
             throw .agent("\(error)")
@@ -76,8 +82,21 @@ public actor ChatController {
     /// Starts receiving: subscriptions, delivery, and agent events turned into chat events.
     public func start() async {
         let agent = self.agent
+        // Events are taken in batches, as many as have arrived: the received messages of a
+        // batch are stored with one commit (ChatController+Receive).
+        let inbox = AgentEventInbox()
+        let (doorbell, ring) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let pump = Task {
+            for await event in agent.events {
+                inbox.append(event)
+                ring.yield()
+            }
+            ring.finish()
+        }
         agentEvents = Task {
-            for await event in agent.events { await self.handle(event) }
+            for await _ in doorbell { await self.handle(batch: inbox.takeAll()) }
+            await self.handle(batch: inbox.takeAll())
+            await pump.value
         }
         await agent.start()
         await resumeFileTransfers()
@@ -101,5 +120,19 @@ public actor ChatController {
 
     func contact(named name: String) throws(ChatError) -> ChatContact {
         try store.contact(named: name.hasPrefix("@") ? String(name.dropFirst()) : name, user)
+    }
+}
+
+/// Agent events waiting for the chat core, taken all at once.
+final class AgentEventInbox: Sendable {
+    private let events = Mutex<[AgentEvent]>([])
+
+    func append(_ event: AgentEvent) { events.withLock { $0.append(event) } }
+
+    func takeAll() -> [AgentEvent] {
+        events.withLock { events in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
     }
 }

@@ -34,18 +34,29 @@ final class ChatStore {
     }
 
     func rows(_ sql: String, _ arguments: StatementArguments = []) throws(ChatError) -> [Row] {
-        do { return try statements.prepared(sql).fetchAll(arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statements.prepared(sql).fetchAll(arguments: arguments) } catch {
+            throw .store("\(error)")
+        }
     }
 
     func row(_ sql: String, _ arguments: StatementArguments = []) throws(ChatError) -> Row? {
-        do { return try statements.prepared(sql).fetchOne(arguments: arguments) } catch { throw .store("\(error)") }
+        do { return try statements.prepared(sql).fetchOne(arguments: arguments) } catch {
+            throw .store("\(error)")
+        }
     }
 
     func value<T: DatabaseValueConvertible>(_ row: Row, _ name: String) throws(ChatError) -> T {
         do { return try row[name] } catch { throw .store("\(error)") }
     }
 
+    /// Open transactions: one inside another joins it, and the outermost commits or rolls back.
+    private var transactionDepth = 0
+
+    /// Runs `body` in one transaction, or inside the one already open.
     func transaction<T>(_ body: () throws(ChatError) -> T) throws(ChatError) -> T {
+        if transactionDepth > 0 { return try body() }
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
         do {
             return try database.transaction { () throws -> T in try body() }
         } catch let error as ChatError {
@@ -62,7 +73,8 @@ final class ChatStore {
     static func json(_ content: MsgContent) -> String { content.json.compactText }
 
     static func content(_ text: String) -> MsgContent {
-        guard let json = try? JSON(parsing: Array(text.utf8)), let content = try? MsgContent(json: json) else {
+        guard let json = try? JSON(parsing: Array(text.utf8)), let content = try? MsgContent(json: json)
+        else {
             return .unknown(type: "invalid", text: text, json: JSONObject())
         }
         return content

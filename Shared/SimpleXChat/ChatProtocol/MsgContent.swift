@@ -66,6 +66,13 @@ public enum MsgContent: Hashable, Sendable {
 
     /// The text SimpleX shows for content of an unknown type without text.
     public static let unknownTypeText = "unknown message type"
+
+    /// Content this client makes itself to show something that is not a message it can show (an
+    /// invalid one, an unsupported event): of `type`, with `text` in its JSON too, so the text
+    /// is stored and read back with the item.
+    public static func placeholder(type: String, text: String) -> MsgContent {
+        .unknown(type: type, text: text, json: ["type": .string(type), "text": .string(text)])
+    }
 }
 
 /// A link's preview (SimpleX `LinkPreview`).
