@@ -11,7 +11,7 @@ func agentBenchmarkLines() async throws -> [String] {
         return ["agent: not measured (no release smp-server beside simplex-bench)"]
     }
     var lines: [String] = []
-    for connections in [1, 4] {
+    for connections in [1, 4, 16] {
         let (messages, seconds, cpu) = try await agentThroughput(
             serverPath: serverPath, connections: connections, messages: 4_000)
         lines.append(
