@@ -8,11 +8,28 @@ import TestSupport
     let clock = TestClock()
     let ids = CountingIDs()
 
-    func open(_ dir: TemporaryDirectory, _ options: DurableQueueStore.Options = .init(compactOnOpen: false))
-        throws -> DurableQueueStore
-    {
-        try DurableQueueStore(
-            directory: dir.path, environment: testEnvironment(clock: clock, ids: ids), options: options)
+    /// Opens the store in `dir`. A store just released may still look locked for a moment: a
+    /// child process that another test is starting has a copy of every descriptor (the lock's
+    /// too, though close-on-exec) until it execs, so `open` waits a little for that to pass.
+    func open(
+        _ dir: TemporaryDirectory, _ options: DurableQueueStore.Options = .init(compactOnOpen: false),
+        waitingForChildren: Bool = true
+    ) throws -> DurableQueueStore {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let result = Result { () throws -> DurableQueueStore in
+                try DurableQueueStore(
+                    directory: dir.path, environment: testEnvironment(clock: clock, ids: ids),
+                    options: options)
+            }
+            if case .failure(QueueStoreError.locked) = result, waitingForChildren,
+                ContinuousClock.now < deadline
+            {
+                Thread.sleep(forTimeInterval: 0.01)
+                continue
+            }
+            return try result.get()
+        }
     }
 
     /// Queues in every state, messages, ACKs, a quota marker, a deletion.
@@ -178,7 +195,7 @@ import TestSupport
     @Test func secondOpenOfTheSameDirectoryIsRefused() throws {
         let dir = try TemporaryDirectory("relay-store")
         let first = try open(dir)
-        #expect(throws: QueueStoreError.locked(path: dir.path)) { try open(dir) }
+        #expect(throws: QueueStoreError.locked(path: dir.path)) { try open(dir, waitingForChildren: false) }
         try first.close()
     }
 }
