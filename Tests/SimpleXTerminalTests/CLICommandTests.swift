@@ -8,17 +8,24 @@ struct CLICommandTests {
         #expect(try CLICommand.parse("@bob hello there") == .send(to: "bob", text: "hello there"))
         #expect(try CLICommand.parse("@'bob smith' hi") == .send(to: "bob smith", text: "hi"))
         #expect(try CLICommand.parse("just a line") == .sendToActive("just a line"))
-        #expect(try CLICommand.parse(">@bob (hello) a reply") == .reply(to: "bob", quoted: "hello", text: "a reply"))
-        #expect(try CLICommand.parse("! @bob (hello) hello again") == .edit(in: "bob", old: "hello", new: "hello again"))
+        #expect(
+            try CLICommand.parse(">@bob (hello) a reply")
+                == .reply(to: "bob", quoted: "hello", text: "a reply"))
+        #expect(
+            try CLICommand.parse("! @bob (hello) hello again")
+                == .edit(in: "bob", old: "hello", new: "hello again"))
         #expect(try CLICommand.parse("\\ @bob hello") == .delete(in: "bob", text: "hello"))
         #expect(try CLICommand.parse("+1 @bob hello") == .react(in: "bob", emoji: "+1", text: "hello"))
-        #expect(try CLICommand.parse("@carol <- @bob hello") == .forward(to: "carol", from: "bob", text: "hello"))
+        #expect(
+            try CLICommand.parse("@carol <- @bob hello") == .forward(to: "carol", from: "bob", text: "hello"))
         #expect(try CLICommand.parse("   ") == nil)
     }
 
     @Test func slashCommands() throws {
         #expect(try CLICommand.parse("/c") == .createInvitation)
-        #expect(try CLICommand.parse("/c simplex:/invitation#/?v=1000") == .connect(link: "simplex:/invitation#/?v=1000"))
+        #expect(
+            try CLICommand.parse("/c simplex:/invitation#/?v=1000")
+                == .connect(link: "simplex:/invitation#/?v=1000"))
         #expect(try CLICommand.parse("/ad") == .address)
         #expect(try CLICommand.parse("/ac bob") == .acceptContact("bob"))
         #expect(try CLICommand.parse("/rc @bob") == .rejectContact("bob"))
@@ -27,14 +34,21 @@ struct CLICommandTests {
         #expect(try CLICommand.parse("/search @bob some text") == .search(chat: "bob", text: "some text"))
         #expect(try CLICommand.parse("/search text") == .search(chat: nil, text: "text"))
         #expect(try CLICommand.parse("/chats") == .chats)
-        #expect(try CLICommand.parse("/p alice Alice Liddell") == .profile(displayName: "alice", fullName: "Alice Liddell"))
+        #expect(try CLICommand.parse("/clear @bob") == .clearChat("bob"))
+        #expect(
+            try CLICommand.parse("/p alice Alice Liddell")
+                == .profile(displayName: "alice", fullName: "Alice Liddell"))
         #expect(try CLICommand.parse("/q") == .quit)
     }
 
     @Test func malformedLinesSayWhatIsWrong() {
         #expect(throws: CLIParseError("unknown command /x: type /help")) { try CLICommand.parse("/x") }
-        #expect(throws: CLIParseError("usage: >@name (quoted text) reply")) { try CLICommand.parse(">@bob no parens") }
-        #expect(throws: CLIParseError("usage: ! @name (old text) new text")) { try CLICommand.parse("! @bob (old)") }
+        #expect(throws: CLIParseError("usage: >@name (quoted text) reply")) {
+            try CLICommand.parse(">@bob no parens")
+        }
+        #expect(throws: CLIParseError("usage: ! @name (old text) new text")) {
+            try CLICommand.parse("! @bob (old)")
+        }
         #expect(throws: CLIParseError("nothing to send to @bob")) { try CLICommand.parse("@bob") }
         #expect(throws: CLIParseError("usage: /tail [@name] [count]")) { try CLICommand.parse("/tail many") }
         #expect(throws: CLIParseError("unclosed quote in the name")) { try CLICommand.parse("@'bob hi") }

@@ -8,13 +8,16 @@ struct CLIViewTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00 UTC
     var view: CLIView { CLIView(timeZone: TimeZone(identifier: "UTC")!, now: { [now] in now }) }
     let bob = ChatContact(
-        contactId: 1, localDisplayName: "bob", profile: Profile(displayName: "bob", fullName: ""), localAlias: "", agentConnectionID: "c",
+        contactId: 1, localDisplayName: "bob", profile: Profile(displayName: "bob", fullName: ""),
+        localAlias: "", agentConnectionID: "c",
         ready: true)
 
     func item(_ direction: ChatItemDirection, _ text: String, at date: Date? = nil) -> ChatItem {
         ChatItem(
-            itemId: 1, contactId: 1, direction: direction, content: .text(text), status: direction == .sent ? .sndSent : .rcvNew,
-            timestamp: date ?? now.addingTimeInterval(-60), edited: false, deleted: false, forwarded: false, sharedMsgId: nil, quote: nil,
+            itemId: 1, contactId: 1, direction: direction, content: .text(text),
+            status: direction == .sent ? .sndSent : .rcvNew,
+            timestamp: date ?? now.addingTimeInterval(-60), edited: false, deleted: false, forwarded: false,
+            sharedMsgId: nil, quote: nil,
             reactions: [])
     }
 
@@ -22,7 +25,10 @@ struct CLIViewTests {
         #expect(view.item(item(.received, "hello"), contact: bob) == ["07:59 bob> hello"])
         #expect(view.item(item(.sent, "hi"), contact: bob) == ["07:59 @bob hi"])
         // Before today: month-day instead of the time.
-        #expect(view.item(item(.received, "old", at: now.addingTimeInterval(-2 * 86_400)), contact: bob) == ["01-13 bob> old"])
+        #expect(
+            view.item(item(.received, "old", at: now.addingTimeInterval(-2 * 86_400)), contact: bob) == [
+                "01-13 bob> old"
+            ])
     }
 
     @Test func editedDeletedForwardedAndQuotedItemsAreMarked() {
@@ -48,7 +54,9 @@ struct CLIViewTests {
 
     @Test func eventsPrintAsTheCLIDoes() {
         #expect(view.event(.contactConnected(bob)) == ["bob: contact is connected"])
-        let request = ChatContactRequest(requestId: 1, localDisplayName: "carol", profile: Profile(displayName: "carol", fullName: "Carol C"), agentInvitationID: "i")
+        let request = ChatContactRequest(
+            requestId: 1, localDisplayName: "carol",
+            profile: Profile(displayName: "carol", fullName: "Carol C"), agentInvitationID: "i")
         #expect(
             view.event(.contactRequest(request)) == [
                 "carol (Carol C) wants to connect to you!", "to accept: /ac carol",

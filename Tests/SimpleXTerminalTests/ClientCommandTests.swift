@@ -11,7 +11,9 @@ import Testing
         #expect(try ClientCommand.parse(["--version"]) == .version)
         #expect(try ClientCommand.parse(["defaults"]) == .defaultsList)
         #expect(try ClientCommand.parse(["defaults", "get", "appState"]) == .defaultsGet("appState"))
-        #expect(try ClientCommand.parse(["defaults", "set", "chatLayout", "classic"]) == .defaultsSet("chatLayout", "classic"))
+        #expect(
+            try ClientCommand.parse(["defaults", "set", "chatLayout", "classic"])
+                == .defaultsSet("chatLayout", "classic"))
         #expect(try ClientCommand.parse(["defaults", "reset", "chatLayout"]) == .defaultsReset("chatLayout"))
     }
 

@@ -46,7 +46,8 @@ import TestSupport
         let migrations = ChatSchema.migrations
         #expect(
             out.contains(
-                "database          simplex_v1_chat.db: \(migrations.count) migration(s) applied (\(migrations.last?.name ?? "")), WAL"))
+                "database          simplex_v1_chat.db: \(migrations.count) migration(s) applied (\(migrations.last?.name ?? "")), WAL"
+            ))
         #expect(
             out.contains(
                 "notifications     unavailable: no notification server: nothing owns org.freedesktop.Notifications "
@@ -107,7 +108,10 @@ import TestSupport
         try garbage.write(to: URL(fileURLWithPath: "\(group)/simplex_v1_chat.db"))
         let run = try await client([])
         #expect(run.status == 1)
-        #expect(run.out.contains { $0.hasPrefix("database          error: ") && $0.contains("file is not a database") })
+        #expect(
+            run.out.contains {
+                $0.hasPrefix("database          error: ") && $0.contains("file is not a database")
+            })
         #expect(FileManager.default.contents(atPath: "\(group)/simplex_v1_chat.db") == garbage)
     }
 
@@ -125,10 +129,14 @@ import TestSupport
         let before = FileManager.default.contents(atPath: tmp.appending("group/groupDefaults.json"))
         let bad = try await client(["defaults", "set", "ntfPreviewMode", "loud"])
         #expect(bad.status == 64)
-        #expect(bad.err == ["simplex-chat: invalid value 'loud' for ntfPreviewMode: use one of hidden, contact, message"])
+        #expect(
+            bad.err == [
+                "simplex-chat: invalid value 'loud' for ntfPreviewMode: use one of hidden, contact, message"
+            ])
         let unknown = try await client(["defaults", "get", "ntfLoudness"])
         #expect(unknown.status == 64)
-        #expect(unknown.err == ["simplex-chat: unknown setting ntfLoudness: `simplex-chat defaults` lists them"])
+        #expect(
+            unknown.err == ["simplex-chat: unknown setting ntfLoudness: `simplex-chat defaults` lists them"])
         #expect(FileManager.default.contents(atPath: tmp.appending("group/groupDefaults.json")) == before)
 
         let reset = try await client(["defaults", "reset", "ntfPreviewMode"])
@@ -138,7 +146,8 @@ import TestSupport
     @Test func usageErrorsExitWith64AndOneLine() async throws {
         let run = try await client(["--frobnicate"])
         #expect(run.status == 64)
-        #expect(run.err == ["simplex-chat: unknown command or option '--frobnicate': see simplex-chat --help"])
+        #expect(
+            run.err == ["simplex-chat: unknown command or option '--frobnicate': see simplex-chat --help"])
         let help = try await client(["--help"])
         #expect(help.status == 0)
         #expect(help.out.first == "usage: simplex-chat [command]")
@@ -157,8 +166,10 @@ import TestSupport
         for _ in 0..<2 {
             let run = try ChildProcess(client, [], environment: environment)
             #expect(try await run.wait() == 0, "\(run.allErrors)")
-            #expect(run.allOutput.contains(
-                "keychain          the Secret Service: the keychain's master key is kept in the Secret Service; 0 item(s)"))
+            #expect(
+                run.allOutput.contains(
+                    "keychain          the Secret Service: the keychain's master key is kept in the Secret Service; 0 item(s)"
+                ))
         }
         let configHome = try #require(keyring.environment["XDG_CONFIG_HOME"] ?? nil)
         #expect(!FileManager.default.fileExists(atPath: "\(configHome)/simplex/keychain.key"))

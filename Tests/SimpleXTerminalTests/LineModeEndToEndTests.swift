@@ -13,8 +13,11 @@ final class CLIUser: Sendable {
         let directory = try directory ?? TemporaryDirectory("cli-\(name)")
         self.directory = directory
         process = try ChildProcess(
-            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address], environment: Self.environment(directory))
-        let first = try await process.line(timeout: .seconds(30)) { $0.hasPrefix("No user profile yet") || $0.hasPrefix("Current user") }
+            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address],
+            environment: Self.environment(directory))
+        let first = try await process.line(timeout: .seconds(30)) {
+            $0.hasPrefix("No user profile yet") || $0.hasPrefix("Current user")
+        }
         if first.hasPrefix("No user") {
             // The first run asks for a display name.
             process.send(name)
@@ -27,7 +30,8 @@ final class CLIUser: Sendable {
     /// The user's group and config directories, no session bus (the keychain falls back to its key file).
     static func environment(_ directory: TemporaryDirectory) -> [String: String?] {
         [
-            "SIMPLEX_GROUP_DIR": directory.appending("group"), "XDG_CONFIG_HOME": directory.appending("config"),
+            "SIMPLEX_GROUP_DIR": directory.appending("group"),
+            "XDG_CONFIG_HOME": directory.appending("config"),
             "DBUS_SESSION_BUS_ADDRESS": nil, "TZ": "UTC",
         ]
     }
@@ -154,6 +158,39 @@ struct LineModeEndToEndTests {
         try await alice.expectLine(#"\d\d:\d\d @bob while you were away"#)
         bob = try await CLIUser("bob", relay: relay, directory: bob.directory)
         try await bob.expectLine(#"\d\d:\d\d alice> while you were away"#)
+        try await alice.quit()
+        try await bob.quit()
+    }
+
+    @Test func clearingAChatRemovesItsMessagesHereOnly() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await Self.connect(alice, bob)
+        alice.send("@bob first")
+        try await bob.expectLine(#"\d\d:\d\d alice> first"#)
+        bob.send("@alice second")
+        try await alice.expectLine(#"\d\d:\d\d bob> second"#)
+
+        alice.send("/clear @bob")
+        try await alice.expectLine("bob: all messages are removed locally ONLY")
+        alice.send("/chats")
+        try await alice.expectLine("@bob")  // no last item, nothing unread
+        alice.send("/search second")
+        alice.send("/tail @bob")
+        alice.send("@bob after clearing")
+        // Neither the search nor the tail printed an old message before the next one was sent.
+        let next = try await alice.expectLine(#"\d\d:\d\d (@bob after clearing|bob> second|@bob first)"#)
+        #expect(next.hasSuffix("@bob after clearing"))
+        // Bob's chat is untouched, and the contact still works both ways.
+        try await bob.expectLine(#"\d\d:\d\d alice> after clearing"#)
+        bob.send("/tail @alice 3")
+        try await bob.expectLine(#"\d\d:\d\d alice> first"#)
+        try await bob.expectLine(#"\d\d:\d\d @alice second"#)
+        bob.send("@alice still here")
+        try await alice.expectLine(#"\d\d:\d\d bob> still here"#)
+        alice.send("/clear @nobody")
+        try await alice.expectLine("error: no contact nobody")
         try await alice.quit()
         try await bob.quit()
     }

@@ -22,7 +22,8 @@ extension ChatController {
         let link: ConnectionLink
         do { link = try ConnectionLink(text) } catch { throw .invalidCommand("\(error)") }
         do {
-            let id = try await agent.joinConnection(link, connInfo: contactInfo(request: link.isContactAddress))
+            let id = try await agent.joinConnection(
+                link, connInfo: contactInfo(request: link.isContactAddress))
             try store.insertPendingConnection(user, agentConnectionID: id)
         } catch let error as ChatError {
             throw error
@@ -33,7 +34,8 @@ extension ChatController {
 
     /// The connInfo we send: x.info, or x.contact to a contact address.
     func contactInfo(request: Bool) -> [UInt8] {
-        let event: ChatMsgEvent = request ? .contact(ContactRequest(profile: user.profile)) : .info(user.profile)
+        let event: ChatMsgEvent =
+            request ? .contact(ContactRequest(profile: user.profile)) : .info(user.profile)
         return (try? ChatMessage(event: event).encoded()) ?? []
     }
 
@@ -83,6 +85,22 @@ extension ChatController {
         try store.deleteContact(contact)
     }
 
+    /// Clears a chat (SimpleX `APIClearChat`): every item of it is deleted on this device only
+    /// (nothing is sent to the contact), with the files received into the group directory's
+    /// `files/`; transfers still under way are cancelled first. Returns the contact as it now is.
+    public func clearChat(_ name: String) async throws(ChatError) -> ChatContact {
+        let contact = try contact(named: name)
+        for file in try store.files(contactId: contact.contactId) {
+            if !file.status.isFinal { _ = try? await cancelFile(file.fileId) }
+            // A received file the user saved elsewhere (`/fr id path`) is theirs; ours go.
+            if file.direction == .received, let path = file.filePath, path.hasPrefix(filesDirectory + "/") {
+                TransferFiles.remove(path)
+            }
+        }
+        try store.clearChat(user, contact)
+        return try store.contact(id: contact.contactId)
+    }
+
     /// Sets the local alias a contact is shown by.
     public func setAlias(_ name: String, alias: String) throws(ChatError) -> ChatContact {
         let contact = try contact(named: name)
@@ -104,7 +122,9 @@ extension ChatController {
     // MARK: - Messages
 
     func encode(_ event: ChatMsgEvent, msgId: SharedMsgID? = nil) throws(ChatError) -> [UInt8] {
-        do { return try ChatMessage(msgId: msgId, event: event).encoded() } catch { throw .invalidCommand("\(error)") }
+        do { return try ChatMessage(msgId: msgId, event: event).encoded() } catch {
+            throw .invalidCommand("\(error)")
+        }
     }
 
     func connected(_ contact: ChatContact) throws(ChatError) -> String {
@@ -114,7 +134,8 @@ extension ChatController {
 
     /// Sends a message, optionally replying to (quoting) an item or forwarding one.
     public func send(
-        to name: String, _ content: MsgContent, quoting quoted: ChatItem? = nil, forwarded: Bool = false, ttl: Int? = nil
+        to name: String, _ content: MsgContent, quoting quoted: ChatItem? = nil, forwarded: Bool = false,
+        ttl: Int? = nil
     ) async throws(ChatError) -> ChatItem {
         let contact = try contact(named: name)
         let id = try connected(contact)
@@ -127,24 +148,34 @@ extension ChatController {
             content: content, ttl: ttl,
             quote: quoted.map {
                 QuotedMsg(
-                    msgRef: MsgRef(msgId: $0.sharedMsgId, sentAt: ChatTimestamp($0.timestamp), sent: $0.direction == .sent),
+                    msgRef: MsgRef(
+                        msgId: $0.sharedMsgId, sentAt: ChatTimestamp($0.timestamp),
+                        sent: $0.direction == .sent),
                     content: $0.content)
             }, forward: forwarded)
         let body = try encode(.msgNew(container), msgId: msgId)
         let agentMsgID: Int64
         do { agentMsgID = try await agent.sendMessage(id, body: body) } catch { throw .agent("\(error)") }
         let item = try store.insertItem(
-            user, contact: contact, direction: .sent, content: content, status: .sndNew, sharedMsgId: msgId, agentMsgID: agentMsgID,
+            user, contact: contact, direction: .sent, content: content, status: .sndNew, sharedMsgId: msgId,
+            agentMsgID: agentMsgID,
             quote: quote, forwarded: forwarded)
         return try timed(item, ttl: ttl)
     }
 
     /// Edits a sent item (x.msg.update); the old text stays in its history.
-    public func edit(_ item: ChatItem, in name: String, to content: MsgContent) async throws(ChatError) -> ChatItem {
+    public func edit(_ item: ChatItem, in name: String, to content: MsgContent) async throws(ChatError)
+        -> ChatItem
+    {
         let contact = try contact(named: name)
-        guard item.direction == .sent, let msgId = item.sharedMsgId else { throw .invalidCommand("only your own messages can be edited") }
+        guard item.direction == .sent, let msgId = item.sharedMsgId else {
+            throw .invalidCommand("only your own messages can be edited")
+        }
         let id = try connected(contact)
-        do { _ = try await agent.sendMessage(id, body: try encode(.msgUpdate(MsgUpdate(msgId: msgId, content: content)))) } catch {
+        do {
+            _ = try await agent.sendMessage(
+                id, body: try encode(.msgUpdate(MsgUpdate(msgId: msgId, content: content))))
+        } catch {
             throw .agent("\(error)")
         }
         try store.updateContent(item, content)
@@ -155,9 +186,14 @@ extension ChatController {
     public func delete(_ item: ChatItem, in name: String, forEveryone: Bool) async throws(ChatError) {
         let contact = try contact(named: name)
         if forEveryone {
-            guard item.direction == .sent, let msgId = item.sharedMsgId else { throw .invalidCommand("only your own messages can be deleted for everyone") }
+            guard item.direction == .sent, let msgId = item.sharedMsgId else {
+                throw .invalidCommand("only your own messages can be deleted for everyone")
+            }
             let id = try connected(contact)
-            do { _ = try await agent.sendMessage(id, body: try encode(.msgDel(msgId: msgId, memberId: nil, scope: nil))) } catch {
+            do {
+                _ = try await agent.sendMessage(
+                    id, body: try encode(.msgDel(msgId: msgId, memberId: nil, scope: nil)))
+            } catch {
                 throw .agent("\(error)")
             }
         }
@@ -165,13 +201,17 @@ extension ChatController {
     }
 
     /// Adds or removes a reaction (x.msg.react) from SimpleX's emoji set.
-    public func react(_ item: ChatItem, in name: String, emoji: MsgReactionEmoji, add: Bool) async throws(ChatError) -> ChatItem {
+    public func react(_ item: ChatItem, in name: String, emoji: MsgReactionEmoji, add: Bool)
+        async throws(ChatError) -> ChatItem
+    {
         let contact = try contact(named: name)
         guard let msgId = item.sharedMsgId else { throw .invalidCommand("this item cannot have reactions") }
         let id = try connected(contact)
         do {
             _ = try await agent.sendMessage(
-                id, body: try encode(.msgReact(msgId: msgId, memberId: nil, scope: nil, reaction: .emoji(emoji), add: add)))
+                id,
+                body: try encode(
+                    .msgReact(msgId: msgId, memberId: nil, scope: nil, reaction: .emoji(emoji), add: add)))
         } catch {
             throw .agent("\(error)")
         }

@@ -80,6 +80,15 @@ extension ChatStore {
         return id
     }
 
+    /// The files of a chat's items.
+    func files(contactId: Int64) throws(ChatError) -> [ChatFile] {
+        var files: [ChatFile] = []
+        for row in try rows(Self.fileColumns + " WHERE contact_id = ?", [contactId]) {
+            files.append(try file(row))
+        }
+        return files
+    }
+
     /// Files with a transfer under way (resumed at start).
     func unfinishedFiles(_ user: ChatUser) throws(ChatError) -> [ChatFile] {
         var files: [ChatFile] = []

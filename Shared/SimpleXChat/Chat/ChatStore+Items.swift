@@ -11,8 +11,10 @@ extension ChatStore {
 
     /// Stores a new item and moves its chat to the top of the list.
     func insertItem(
-        _ user: ChatUser, contact: ChatContact, direction: ChatItemDirection, content: MsgContent, status: ChatItemStatus,
-        sharedMsgId: SharedMsgID?, agentMsgID: Int64? = nil, quote: ChatItemQuote? = nil, forwarded: Bool = false, at time: Date? = nil
+        _ user: ChatUser, contact: ChatContact, direction: ChatItemDirection, content: MsgContent,
+        status: ChatItemStatus,
+        sharedMsgId: SharedMsgID?, agentMsgID: Int64? = nil, quote: ChatItemQuote? = nil,
+        forwarded: Bool = false, at time: Date? = nil
     ) throws(ChatError) -> ChatItem {
         try transaction { () throws(ChatError) in
             let now = self.now()
@@ -23,43 +25,58 @@ extension ChatStore {
                 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                 """,
                 [
-                    user.userId, contact.contactId, direction == .sent, time ?? now, Self.json(content), content.text, status.rawValue,
-                    sharedMsgId?.bytes, agentMsgID, quote?.sharedMsgId?.bytes, quote.map { Self.json($0.content) }, quote?.sentByUser,
+                    user.userId, contact.contactId, direction == .sent, time ?? now, Self.json(content),
+                    content.text, status.rawValue,
+                    sharedMsgId?.bytes, agentMsgID, quote?.sharedMsgId?.bytes,
+                    quote.map { Self.json($0.content) }, quote?.sentByUser,
                     forwarded, now, now,
                 ])
             let itemId = lastID
-            try run("INSERT INTO chat_item_status_events (chat_item_id, item_status, created_at) VALUES (?, ?, ?)", [itemId, status.rawValue, now])
+            try run(
+                "INSERT INTO chat_item_status_events (chat_item_id, item_status, created_at) VALUES (?, ?, ?)",
+                [itemId, status.rawValue, now])
             try run("UPDATE contacts SET chat_ts = ? WHERE contact_id = ?", [now, contact.contactId])
             return ChatItem(
-                itemId: itemId, contactId: contact.contactId, direction: direction, content: content, status: status, timestamp: time ?? now,
-                edited: false, deleted: false, forwarded: forwarded, sharedMsgId: sharedMsgId, quote: quote, reactions: [])
+                itemId: itemId, contactId: contact.contactId, direction: direction, content: content,
+                status: status, timestamp: time ?? now,
+                edited: false, deleted: false, forwarded: forwarded, sharedMsgId: sharedMsgId, quote: quote,
+                reactions: [])
         }
     }
 
     func item(id: Int64) throws(ChatError) -> ChatItem {
-        guard let row = try row(Self.itemColumns + " WHERE chat_item_id = ?", [id]) else { throw .itemNotFound("#\(id)") }
+        guard let row = try row(Self.itemColumns + " WHERE chat_item_id = ?", [id]) else {
+            throw .itemNotFound("#\(id)")
+        }
         return try item(row)
     }
 
     func item(_ contact: ChatContact, sharedMsgId: SharedMsgID) throws(ChatError) -> ChatItem? {
         try row(
-            Self.itemColumns + " WHERE user_id = (SELECT user_id FROM contacts WHERE contact_id = ?1) AND contact_id = ?1 AND shared_msg_id = ?2",
+            Self.itemColumns
+                + " WHERE user_id = (SELECT user_id FROM contacts WHERE contact_id = ?1) AND contact_id = ?1 AND shared_msg_id = ?2",
             [contact.contactId, sharedMsgId.bytes]
         ).map { row throws(ChatError) in try item(row) }
     }
 
     func item(_ contact: ChatContact, agentMsgID: Int64) throws(ChatError) -> ChatItem? {
-        try row(Self.itemColumns + " WHERE contact_id = ? AND agent_msg_id = ?", [contact.contactId, agentMsgID])
-            .map { row throws(ChatError) in try item(row) }
+        try row(
+            Self.itemColumns + " WHERE contact_id = ? AND agent_msg_id = ?", [contact.contactId, agentMsgID]
+        )
+        .map { row throws(ChatError) in try item(row) }
     }
 
     /// The newest item of `direction` in the chat whose text starts with `prefix` (the line
     /// mode names messages by their text, as SimpleX's CLI does).
-    func item(_ contact: ChatContact, direction: ChatItemDirection?, textPrefix prefix: String) throws(ChatError) -> ChatItem {
+    func item(_ contact: ChatContact, direction: ChatItemDirection?, textPrefix prefix: String)
+        throws(ChatError) -> ChatItem
+    {
         let rows = try rows(
-            Self.itemColumns + " WHERE user_id = (SELECT user_id FROM contacts WHERE contact_id = ?1) AND contact_id = ?1 AND item_deleted = 0 ORDER BY chat_item_id DESC LIMIT 200",
+            Self.itemColumns
+                + " WHERE user_id = (SELECT user_id FROM contacts WHERE contact_id = ?1) AND contact_id = ?1 AND item_deleted = 0 ORDER BY chat_item_id DESC LIMIT 200",
             [contact.contactId])
-        for found in try items(rows) where (direction == nil || found.direction == direction) && found.text.hasPrefix(prefix) {
+        for found in try items(rows)
+        where (direction == nil || found.direction == direction) && found.text.hasPrefix(prefix) {
             return found
         }
         throw .itemNotFound("starting with \"\(prefix)\"")
@@ -78,7 +95,21 @@ extension ChatStore {
     }
 
     func markDeleted(_ item: ChatItem) throws(ChatError) {
-        try run("UPDATE chat_items SET item_deleted = 1, item_deleted_ts = ?, updated_at = ? WHERE chat_item_id = ?", [now(), now(), item.itemId])
+        try run(
+            "UPDATE chat_items SET item_deleted = 1, item_deleted_ts = ?, updated_at = ? WHERE chat_item_id = ?",
+            [now(), now(), item.itemId])
+    }
+
+    /// Deletes every item of a chat, with their files' records (their history, statuses and
+    /// reactions go with them); the chat list's counters follow by the delete trigger.
+    func clearChat(_ user: ChatUser, _ contact: ChatContact) throws(ChatError) {
+        try transaction { () throws(ChatError) in
+            try run(
+                "DELETE FROM files WHERE user_id = ? AND contact_id = ?", [user.userId, contact.contactId])
+            try run(
+                "DELETE FROM chat_items WHERE user_id = ? AND contact_id = ?",
+                [user.userId, contact.contactId])
+        }
     }
 
     func deleteItem(_ item: ChatItem) throws(ChatError) {
@@ -87,8 +118,12 @@ extension ChatStore {
 
     func setStatus(_ item: ChatItem, _ status: ChatItemStatus) throws(ChatError) {
         try transaction { () throws(ChatError) in
-            try run("UPDATE chat_items SET item_status = ?, updated_at = ? WHERE chat_item_id = ?", [status.rawValue, now(), item.itemId])
-            try run("INSERT INTO chat_item_status_events (chat_item_id, item_status, created_at) VALUES (?, ?, ?)", [item.itemId, status.rawValue, now()])
+            try run(
+                "UPDATE chat_items SET item_status = ?, updated_at = ? WHERE chat_item_id = ?",
+                [status.rawValue, now(), item.itemId])
+            try run(
+                "INSERT INTO chat_item_status_events (chat_item_id, item_status, created_at) VALUES (?, ?, ?)",
+                [item.itemId, status.rawValue, now()])
         }
     }
 
@@ -98,17 +133,29 @@ extension ChatStore {
                 "INSERT OR IGNORE INTO chat_item_reactions (chat_item_id, reaction, reaction_sent, created_at) VALUES (?, ?, ?, ?)",
                 [item.itemId, emoji, byUser, now()])
         } else {
-            try run("DELETE FROM chat_item_reactions WHERE chat_item_id = ? AND reaction = ? AND reaction_sent = ?", [item.itemId, emoji, byUser])
+            try run(
+                "DELETE FROM chat_item_reactions WHERE chat_item_id = ? AND reaction = ? AND reaction_sent = ?",
+                [item.itemId, emoji, byUser])
         }
     }
 
     func info(_ item: ChatItem) throws(ChatError) -> ChatItemInfo {
         var statuses: [(ChatItemStatus, Date)] = []
-        for row in try rows("SELECT item_status, created_at FROM chat_item_status_events WHERE chat_item_id = ? ORDER BY chat_item_status_event_id", [item.itemId]) {
-            statuses.append((ChatItemStatus(rawValue: try value(row, "item_status")) ?? .rcvNew, try value(row, "created_at")))
+        for row in try rows(
+            "SELECT item_status, created_at FROM chat_item_status_events WHERE chat_item_id = ? ORDER BY chat_item_status_event_id",
+            [item.itemId])
+        {
+            statuses.append(
+                (
+                    ChatItemStatus(rawValue: try value(row, "item_status")) ?? .rcvNew,
+                    try value(row, "created_at")
+                ))
         }
         var versions: [(MsgContent, Date)] = []
-        for row in try rows("SELECT msg_content, item_version_ts FROM chat_item_versions WHERE chat_item_id = ? ORDER BY chat_item_version_id", [item.itemId]) {
+        for row in try rows(
+            "SELECT msg_content, item_version_ts FROM chat_item_versions WHERE chat_item_id = ? ORDER BY chat_item_version_id",
+            [item.itemId])
+        {
             versions.append((Self.content(try value(row, "msg_content")), try value(row, "item_version_ts")))
         }
         return ChatItemInfo(statuses: statuses, versions: versions)

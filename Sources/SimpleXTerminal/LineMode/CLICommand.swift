@@ -7,6 +7,8 @@ public enum CLICommand: Equatable, Sendable {
     case acceptContact(String)
     case rejectContact(String)
     case deleteContact(String)
+    /// `/clear @name`: delete every message of a chat, here only.
+    case clearChat(String)
     case send(to: String, text: String)
     /// A bare line: to the chat last written to or received from.
     case sendToActive(String)
@@ -70,11 +72,16 @@ public enum CLICommand: Equatable, Sendable {
         case "/ac", "/accept": return .acceptContact(try name(argument, "/ac <name>"))
         case "/rc", "/reject": return .rejectContact(try name(argument, "/rc <name>"))
         case "/d", "/delete": return .deleteContact(try name(argument, "/d @<name>"))
+        case "/clear": return .clearChat(try name(argument, "/clear @<name>"))
         case "/tail":
             var chat: String?
             var count = 10
             for word in argument.split(separator: " ") {
-                if word.hasPrefix("@") { chat = String(word.dropFirst()) } else if let n = Int(word), n > 0 { count = n } else {
+                if word.hasPrefix("@") {
+                    chat = String(word.dropFirst())
+                } else if let n = Int(word), n > 0 {
+                    count = n
+                } else {
                     throw CLIParseError("usage: /tail [@name] [count]")
                 }
             }
@@ -90,7 +97,9 @@ public enum CLICommand: Equatable, Sendable {
         case "/chats": return .chats
         case "/p", "/profile":
             let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
-            guard let display = parts.first, !display.isEmpty else { throw CLIParseError("usage: /p <display name> [full name]") }
+            guard let display = parts.first, !display.isEmpty else {
+                throw CLIParseError("usage: /p <display name> [full name]")
+            }
             return .profile(displayName: display, fullName: parts.count > 1 ? parts[1] : "")
         case "/alias":
             let (contact, alias) = try nameAndRest(argument)
@@ -100,16 +109,23 @@ public enum CLICommand: Equatable, Sendable {
             return .info(in: contact, text: rest)
         case "/smp", "/server", "/servers":
             let servers = argument.split(separator: " ").map(String.init)
-            guard !servers.isEmpty else { throw CLIParseError("usage: /smp smp://<fingerprint>@<host>[:port] ...") }
+            guard !servers.isEmpty else {
+                throw CLIParseError("usage: /smp smp://<fingerprint>@<host>[:port] ...")
+            }
             return .servers(servers)
         case "/f", "/file":
             let (name, path) = try nameAndRest(argument)
-            guard argument.hasPrefix("@"), !path.isEmpty else { throw CLIParseError("usage: /f @<name> <path>") }
+            guard argument.hasPrefix("@"), !path.isEmpty else {
+                throw CLIParseError("usage: /f @<name> <path>")
+            }
             return .sendFile(to: name, path: path)
         case "/fr", "/freceive":
             let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
-            guard let first = parts.first, let id = Int64(first) else { throw CLIParseError("usage: /fr <file id> [<dir>/ | <path>]") }
-            return .receiveFile(id: id, path: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil)
+            guard let first = parts.first, let id = Int64(first) else {
+                throw CLIParseError("usage: /fr <file id> [<dir>/ | <path>]")
+            }
+            return .receiveFile(
+                id: id, path: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil)
         case "/fc", "/fcancel":
             guard let id = Int64(argument) else { throw CLIParseError("usage: /fc <file id>") }
             return .cancelFile(id: id)
@@ -133,7 +149,9 @@ public enum CLICommand: Equatable, Sendable {
         var body = Substring(text)
         if body.hasPrefix("@") { body = body.dropFirst() }
         if body.hasPrefix("'") {
-            guard let close = body.dropFirst().firstIndex(of: "'") else { throw CLIParseError("unclosed quote in the name") }
+            guard let close = body.dropFirst().firstIndex(of: "'") else {
+                throw CLIParseError("unclosed quote in the name")
+            }
             let name = String(body[body.index(after: body.startIndex)..<close])
             return (name, body[body.index(after: close)...].trimmingCharacters(in: .whitespaces))
         }
@@ -141,7 +159,9 @@ public enum CLICommand: Equatable, Sendable {
             guard !body.isEmpty else { throw CLIParseError("a name is missing after @") }
             return (String(body), "")
         }
-        return (String(body[..<space]), body[body.index(after: space)...].trimmingCharacters(in: .whitespaces))
+        return (
+            String(body[..<space]), body[body.index(after: space)...].trimmingCharacters(in: .whitespaces)
+        )
     }
 
     /// `@name (quoted text) reply`.
@@ -158,8 +178,11 @@ public enum CLICommand: Equatable, Sendable {
         return .edit(in: name, old: old, new: new)
     }
 
-    private static func parenthesised(_ text: String, usage: String) throws(CLIParseError) -> (String, String) {
-        guard text.hasPrefix("("), let close = text.firstIndex(of: ")") else { throw CLIParseError("usage: \(usage)") }
+    private static func parenthesised(_ text: String, usage: String) throws(CLIParseError) -> (String, String)
+    {
+        guard text.hasPrefix("("), let close = text.firstIndex(of: ")") else {
+            throw CLIParseError("usage: \(usage)")
+        }
         let inner = String(text[text.index(after: text.startIndex)..<close])
         let after = text[text.index(after: close)...].trimmingCharacters(in: .whitespaces)
         guard !inner.isEmpty, !after.isEmpty else { throw CLIParseError("usage: \(usage)") }
@@ -186,6 +209,7 @@ public enum CLICommand: Equatable, Sendable {
         /f @<name> <path>       send a file (up to 8 MiB)
         /fr <id> [<dir>/|<path>] receive a file (to the group directory's files/ by default)
         /fc <id>, /fs <id>      cancel a file transfer, show its status
+        /clear @<name>          delete every message of a chat, on this device only
         /d @<name>              delete a contact
         /smp <smp://...> ...    set your relays (used for new connections)
         /q                      quit

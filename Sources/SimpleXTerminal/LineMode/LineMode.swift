@@ -27,15 +27,20 @@ struct LineMode {
         do {
             if try ChatController.activeUser(groupDirectory: container.path) == nil {
                 output("No user profile yet. Your display name (shown to your contacts, no spaces):")
-                guard let name = await input.nextLine()?.trimmingCharacters(in: .whitespaces), !name.isEmpty, !name.contains(" ") else {
+                guard let name = await input.nextLine()?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+                    !name.contains(" ")
+                else {
                     errors("simplex-chat: a display name is needed (one word)")
                     return ExitStatus.failure
                 }
-                _ = try ChatController.createUser(groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""))
+                _ = try ChatController.createUser(
+                    groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""))
             }
             try access.applyServers(servers, environment: environment, note: output)
             if try ChatController.servers(groupDirectory: container.path).isEmpty {
-                errors("simplex-chat: no relays configured: start with -s smp://<fingerprint>@<host>[:port] (make run starts a local one)")
+                errors(
+                    "simplex-chat: no relays configured: start with -s smp://<fingerprint>@<host>[:port] (make run starts a local one)"
+                )
                 return ExitStatus.usage
             }
             chat = try await access.openChat()
@@ -48,7 +53,8 @@ struct LineMode {
         let printer = Task {
             for await event in chat.events {
                 switch event {
-                case .newItem(let contact, _), .itemUpdated(let contact, _): session.setActive(contact.viewName)
+                case .newItem(let contact, _), .itemUpdated(let contact, _):
+                    session.setActive(contact.viewName)
                 default: break
                 }
                 view.event(event).forEach(output)
@@ -94,10 +100,15 @@ struct LineMode {
         case .deleteContact(let name):
             try await chat.deleteContact(name)
             output("\(name): contact is deleted")
+        case .clearChat(let name):
+            let contact = try await chat.clearChat(name)
+            output("\(contact.viewName): all messages are removed locally ONLY")
         case .send(let name, let text):
             try await send(name, text, chat: chat, session: session)
         case .sendToActive(let text):
-            guard let name = session.active else { throw ChatError.invalidCommand("no chat yet: write @name message") }
+            guard let name = session.active else {
+                throw ChatError.invalidCommand("no chat yet: write @name message")
+            }
             try await send(name, text, chat: chat, session: session)
         case .reply(let name, let quoted, let text):
             let item = try await chat.findItem(in: name, direction: nil, textPrefix: quoted)
@@ -112,9 +123,12 @@ struct LineMode {
             try await chat.delete(item, in: name, forEveryone: true)
             output("message deleted")
         case .react(let name, let marker, let text):
-            guard let emoji = Self.emoji(marker) else { throw ChatError.invalidCommand("reactions are +1 -1 +😀 +😂 +😢 +❤️ +🚀 +✅") }
+            guard let emoji = Self.emoji(marker) else {
+                throw ChatError.invalidCommand("reactions are +1 -1 +😀 +😂 +😢 +❤️ +🚀 +✅")
+            }
             let item = try await chat.findItem(in: name, direction: nil, textPrefix: text)
-            let reacted = try await chat.react(item, in: name, emoji: emoji, add: !marker.hasPrefix("-") || marker == "-1")
+            let reacted = try await chat.react(
+                item, in: name, emoji: emoji, add: !marker.hasPrefix("-") || marker == "-1")
             view.item(reacted, contact: try await chat.contact(id: reacted.contactId)).forEach(output)
         case .forward(let to, let from, let text):
             let item = try await chat.findItem(in: from, direction: nil, textPrefix: text)
@@ -129,7 +143,9 @@ struct LineMode {
             } else {
                 var all: [(ChatItem, ChatContact)] = []
                 for preview in try await chat.chatList() {
-                    for item in try await chat.lastItems(in: preview.contact.localDisplayName, count: count) { all.append((item, preview.contact)) }
+                    for item in try await chat.lastItems(in: preview.contact.localDisplayName, count: count) {
+                        all.append((item, preview.contact))
+                    }
                 }
                 for (item, contact) in all.sorted(by: { $0.0.itemId < $1.0.itemId }).suffix(count) {
                     view.item(item, contact: contact).forEach(output)
@@ -143,7 +159,9 @@ struct LineMode {
             view.chats(try await chat.chatList()).forEach(output)
         case .profile(let display, let full):
             try await chat.updateProfile(displayName: display, fullName: full)
-            output("user profile is changed to \(display)" + (full.isEmpty ? "" : " (\(full))") + " (your contacts are notified)")
+            output(
+                "user profile is changed to \(display)" + (full.isEmpty ? "" : " (\(full))")
+                    + " (your contacts are notified)")
         case .alias(let name, let alias):
             let contact = try await chat.setAlias(name, alias: alias)
             output("contact \(contact.localDisplayName) alias: \(alias.isEmpty ? "removed" : alias)")
@@ -168,9 +186,11 @@ struct LineMode {
             view.fileCancelled(file, contact: try await chat.contact(id: file.contactId)).forEach(output)
         case .fileStatus(let id):
             let (file, done) = try await chat.fileStatus(id)
-            view.fileStatus(file, chunksDone: done, contact: try await chat.contact(id: file.contactId)).forEach(output)
+            view.fileStatus(file, chunksDone: done, contact: try await chat.contact(id: file.contactId))
+                .forEach(output)
         case .help:
-            CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).forEach(output)
+            CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                .forEach(output)
         case .quit:
             break
         }

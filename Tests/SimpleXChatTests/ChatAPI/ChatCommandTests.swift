@@ -45,6 +45,7 @@ import Testing
         .apiForwardChatItems(to: .direct(2), from: .direct(1), itemIds: [3, 4], ttl: nil),
         .apiForwardChatItems(to: .direct(2), from: .direct(1), itemIds: [3], ttl: 60),
         .apiChatRead(.direct(1)),
+        .apiClearChat(.direct(3)),
         .apiChatItemsRead(.direct(1), itemIds: [5, 6]),
         .apiChatUnread(.direct(1), unread: true),
         .apiChatUnread(.direct(1), unread: false),

@@ -95,6 +95,33 @@ import TestSupport
         await f.close()
     }
 
+    @Test func clearingAChatDeletesItsItemsAndOnlyThose() async throws {
+        let f = try await Fixture()
+        _ = try f.store.insertItem(
+            f.user, contact: f.carol, direction: .received, content: .text("carol's"), status: .rcvNew,
+            sharedMsgId: nil)
+        let response = try await f.run("/_clear chat @\(f.bob.contactId)")
+        guard case .chatCleared(_, .direct(let contact)) = response else {
+            Issue.record("not chatCleared: \(response.responseType)")
+            return
+        }
+        #expect(contact.contactId == f.bob.contactId)
+        #expect(response.json.compactText.hasPrefix(#"{"result":{"type":"chatCleared","user":"#))
+        #expect(Self.texts(try await f.run("/_get chat @\(f.bob.contactId) count=10")) == [])
+        #expect(Self.texts(try await f.run("/_get chat @\(f.carol.contactId) count=10")) == ["carol's"])
+        guard case .apiChats(_, let chats) = try await f.run("/_get chats 1") else {
+            Issue.record("not apiChats")
+            return
+        }
+        let bob = chats.first {
+            if case .direct(let c) = $0.chatInfo { c.contactId == f.bob.contactId } else { false }
+        }
+        #expect(bob?.chatItems.isEmpty == true)
+        #expect(bob?.chatStats.unreadCount == 0)
+        #expect(try await f.run("/_clear chat @99").chatError == .contactNotFound(contactId: 99))
+        await f.close()
+    }
+
     @Test func chatPages() async throws {
         let f = try await Fixture()
         let id = f.bob.contactId

@@ -26,6 +26,7 @@ extension ChatCommand {
         case .apiChatRead(let ref): "/_read chat \(ref)"
         case .apiChatItemsRead(let ref, let itemIds): "/_read chat items \(ref) \(Self.ids(itemIds))"
         case .apiChatUnread(let ref, let unread): "/_unread chat \(ref) \(onOff(unread))"
+        case .apiClearChat(let ref): "/_clear chat \(ref)"
         case .apiAddContact(let userId, let incognito): "/_connect \(userId) incognito=\(onOff(incognito))"
         case .apiConnect(let userId, let incognito, let link):
             "/_connect \(userId) incognito=\(onOff(incognito)) \(link)"

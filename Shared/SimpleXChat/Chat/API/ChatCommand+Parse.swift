@@ -53,6 +53,8 @@ extension ChatCommand {
             let ref = try chatRef(&s)
             try s.expect(" ")
             command = .apiChatUnread(ref, unread: try s.onOff())
+        } else if s.keyword("/_clear chat") {
+            command = .apiClearChat(try chatRef(&s))
         } else if s.keyword("/_connect") {
             command = try connect(&s)
         } else if s.keyword("/_accept") {

@@ -34,6 +34,8 @@ public enum ChatCommand: Equatable, Sendable {
     case apiChatItemsRead(ChatRef, itemIds: [Int64])
     /// `/_unread chat @1 on|off`: the user's "mark unread" flag.
     case apiChatUnread(ChatRef, unread: Bool)
+    /// `/_clear chat @1`: deletes every item of a chat on this device only.
+    case apiClearChat(ChatRef)
     /// `/_connect <userId> incognito=off`: a one-time invitation link.
     case apiAddContact(userId: Int64, incognito: Bool)
     /// `/_connect <userId> incognito=off <link>`: connects by an invitation or address link.

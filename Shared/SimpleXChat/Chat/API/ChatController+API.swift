@@ -122,6 +122,10 @@ extension ChatController {
             let name = try chatName(contact)
             try await api { () async throws(ChatError) in try await deleteContact(name) }
             return .contactDeleted(user: user, contact: contact)
+        case .apiClearChat(let ref):
+            let name = try chatName(try self.contact(ref))
+            let contact = try await api { () async throws(ChatError) in try await clearChat(name) }
+            return .chatCleared(user: user, chatInfo: .direct(contact: contact))
         case .apiListContacts(let userId):
             try checkUser(userId)
             return .contactsList(

@@ -33,7 +33,7 @@ extension ChatResponse {
                 ])
         case .chatItemReaction(let user, let added, let reaction):
             return tagged(type, ["user": user.json, "added": .bool(added), "reaction": reaction.json])
-        case .itemsReadForChat(let user, let chatInfo):
+        case .itemsReadForChat(let user, let chatInfo), .chatCleared(let user, let chatInfo):
             return tagged(type, ["user": user.json, "chatInfo": chatInfo.json])
         case .invitation(let user, let link, let connection):
             return tagged(

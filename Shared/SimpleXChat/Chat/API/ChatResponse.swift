@@ -25,6 +25,8 @@ public enum ChatResponse: Equatable, Sendable {
     case acceptingContactRequest(user: ChatUser, contact: ChatContact)
     case contactRequestRejected(user: ChatUser, contactRequest: ChatContactRequest)
     case contactDeleted(user: ChatUser, contact: ChatContact)
+    /// Every item of the chat deleted here (`/_clear chat`).
+    case chatCleared(user: ChatUser, chatInfo: ChatInfo)
     case contactsList(user: ChatUser, contacts: [ChatContact])
     case contactAliasUpdated(user: ChatUser, toContact: ChatContact)
     case userProfileUpdated(
@@ -58,6 +60,7 @@ public enum ChatResponse: Equatable, Sendable {
         case .acceptingContactRequest: "acceptingContactRequest"
         case .contactRequestRejected: "contactRequestRejected"
         case .contactDeleted: "contactDeleted"
+        case .chatCleared: "chatCleared"
         case .contactsList: "contactsList"
         case .contactAliasUpdated: "contactAliasUpdated"
         case .userProfileUpdated: "userProfileUpdated"
