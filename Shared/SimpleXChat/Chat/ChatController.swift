@@ -86,7 +86,8 @@ public actor ChatController {
         // batch are stored with one commit (ChatController+Receive).
         let inbox = AgentEventInbox()
         let (doorbell, ring) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let pump = Task {
+        // Off the actor: appending an event needs no turn of it.
+        let pump = Task.detached {
             for await event in agent.events {
                 inbox.append(event)
                 ring.yield()
