@@ -124,6 +124,10 @@ final class AgentStore {
 
     func deferWrite(_ sql: String, _ arguments: StatementArguments) {
         deferredWrites.append(DeferredWrite(sql: sql, arguments: arguments))
+        // Inside a transaction it is written now too, since that transaction's commit clears
+        // the list; kept there as well, so a rollback leaves it deferred (the writes repeat
+        // harmlessly).
+        if transactionDepth > 0 { try? statements.prepared(sql).execute(arguments: arguments) }
     }
 
     /// Commits the deferred writes now.
