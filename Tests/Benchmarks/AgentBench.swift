@@ -1,4 +1,5 @@
-// Agent end to end: messages per second from one agent to another through a local relay, each
+// Agent end to end: messages per second from one agent to another through a local relay (one
+// sending task per connection), each
 // committed by the receiving agent (and acknowledged by its app) before the relay is ACKed.
 import Foundation
 import SimpleXChat
@@ -70,7 +71,14 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
         return ContinuousClock.now
     }
     let body = [UInt8](repeating: 0x61, count: 1_024)
-    for index in 0..<messages { try await alice.sendMessage(aliceIDs[index % connections], body: body) }
+    // One sending task per connection, as an app writes in several chats at once.
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for (index, id) in aliceIDs.enumerated() {
+            let count = messages / connections + (index < messages % connections ? 1 : 0)
+            group.addTask { for _ in 0..<count { try await alice.sendMessage(id, body: body) } }
+        }
+        try await group.waitForAll()
+    }
     let end = try await receiver.value
     let endCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
     await alice.stop()
