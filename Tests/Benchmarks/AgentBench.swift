@@ -1,6 +1,6 @@
 // Agent end to end: messages per second from one agent to another through a local relay (one
-// sending task per connection), each
-// committed by the receiving agent (and acknowledged by its app) before the relay is ACKed.
+// sending task per connection), each committed by the receiving agent (and acknowledged by its
+// app) before the relay is ACKed.
 import Foundation
 import SimpleXChat
 import SimpleXCrypto
