@@ -75,10 +75,9 @@ final class AgentStore {
     /// Runs `body` in one transaction, after the bookkeeping writes deferred so far; a failure
     /// rolls everything back (the deferred writes stay deferred).
     func transaction<T>(_ body: () throws(AgentError) -> T) throws(AgentError) -> T {
-        // Inside another: joins it, and the outermost commits or rolls back.
-        if transactionDepth > 0 { return try body() }
-        transactionDepth += 1
-        defer { transactionDepth -= 1 }
+        // Inside another: joins it (`Database.transaction`); the outermost applies the deferred
+        // writes and, once committed, forgets them.
+        if database.isInTransaction { return try body() }
         do {
             let result = try database.transaction { () throws -> T in
                 for write in deferredWrites {
@@ -94,9 +93,6 @@ final class AgentStore {
             throw .store("\(error)")
         }
     }
-
-    /// Open transactions (`transaction`).
-    private var transactionDepth = 0
 
     // MARK: Deferred bookkeeping
 
@@ -127,7 +123,7 @@ final class AgentStore {
         // Inside a transaction it is written now too, since that transaction's commit clears
         // the list; kept there as well, so a rollback leaves it deferred (the writes repeat
         // harmlessly).
-        if transactionDepth > 0 { try? statements.prepared(sql).execute(arguments: arguments) }
+        if database.isInTransaction { try? statements.prepared(sql).execute(arguments: arguments) }
     }
 
     /// Commits the deferred writes now.

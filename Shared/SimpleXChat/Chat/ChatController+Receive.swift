@@ -76,21 +76,25 @@ extension ChatController {
     // MARK: - Received messages
 
     /// A batch of agent events, in order. Each run of received messages that need only the store
-    /// (texts, edits, deletions, reactions, profiles: no file to offer) is stored in one
-    /// transaction, one durable commit for the run, and acknowledged after it; anything else is
-    /// handled on its own.
+    /// (texts, edits, deletions, reactions, profiles: no file to offer) — one message or many — is
+    /// stored in one transaction, one durable commit for the run, and acknowledged after it;
+    /// anything else is handled on its own.
     func handle(batch events: [AgentEvent]) async {
         var index = 0
         while index < events.count {
             var run: [ReceivedMessage] = []
             while index + run.count < events.count,
-                case .message(let id, let message) = events[index + run.count]
+                case .message(let id, let message) = events[index + run.count],
+                // A contact's message: those of a file's own connection (chunks) and of a
+                // connection that is no contact yet are handled on their own.
+                let contact = try? store.contact(agentConnectionID: id)
             {
                 let decoded = ChatMessage.decodeBody(message.body)
                 guard decoded.allSatisfy(Self.needsOnlyTheStore) else { break }
-                run.append(ReceivedMessage(connection: id, message: message, decoded: decoded))
+                run.append(
+                    ReceivedMessage(connection: id, contact: contact, message: message, decoded: decoded))
             }
-            if run.count > 1 {
+            if !run.isEmpty {
                 await receivedTogether(run)
                 index += run.count
             } else {
@@ -102,22 +106,17 @@ extension ChatController {
 
     struct ReceivedMessage {
         let connection: String
+        let contact: ChatContact
         let message: AgentReceivedMessage
         let decoded: [Result<ChatMessage, ChatProtocolError>]
     }
 
     private func receivedTogether(_ messages: [ReceivedMessage]) async {
         var events: [ChatEvent] = []
-        var stored: [ReceivedMessage] = []
         do {
             try store.transaction { () throws(ChatError) in
                 for received in messages {
-                    // A message of a connection that is no contact (yet) is left unacknowledged.
-                    guard let contact = try store.contact(agentConnectionID: received.connection) else {
-                        continue
-                    }
-                    events += try store(received.message, decoded: received.decoded, from: contact)
-                    stored.append(received)
+                    events += try store(received.message, decoded: received.decoded, from: received.contact)
                 }
             }
         } catch {
@@ -128,27 +127,22 @@ extension ChatController {
         for event in events { emit(event) }
         // Their receipts, too, in one transaction of the agent.
         do {
-            try await agent.ackMessages(stored.map { ($0.connection, $0.message.agentMsgID) }, receipt: true)
+            try await agent.ackMessages(
+                messages.map { ($0.connection, $0.message.agentMsgID) }, receipt: true)
         } catch {
             emit(.error("\(ChatError.agent("\(error)"))"))
         }
     }
 
+    /// A received message that needs more than the store (a file offer or transfer; the batches
+    /// of `handle(batch:)` take the others), handled and acknowledged on its own.
     private func received(_ message: AgentReceivedMessage, on id: String) async throws(ChatError) {
         guard let contact = try store.contact(agentConnectionID: id) else { return }
-        let decoded = ChatMessage.decodeBody(message.body)
-        if decoded.allSatisfy(Self.needsOnlyTheStore) {
-            let events = try store.transaction { () throws(ChatError) in
-                try store(message, decoded: decoded, from: contact)
-            }
-            for event in events { emit(event) }
-        } else {
-            if message.integrity != .ok { emit(.integrityError(contact, message.integrity.description)) }
-            for result in decoded {
-                switch result {
-                case .success(let chatMessage): try await apply(chatMessage, from: contact)
-                case .failure(let error): emit(try storeInvalid(error, from: contact))
-                }
+        if message.integrity != .ok { emit(.integrityError(contact, message.integrity.description)) }
+        for result in ChatMessage.decodeBody(message.body) {
+            switch result {
+            case .success(let chatMessage): try await apply(chatMessage, from: contact)
+            case .failure(let error): emit(try storeInvalid(error, from: contact))
             }
         }
         do { try await agent.ackMessage(id, agentMsgID: message.agentMsgID, receipt: true) } catch {

@@ -49,14 +49,8 @@ final class ChatStore {
         do { return try row[name] } catch { throw .store("\(error)") }
     }
 
-    /// Open transactions: one inside another joins it, and the outermost commits or rolls back.
-    private var transactionDepth = 0
-
-    /// Runs `body` in one transaction, or inside the one already open.
+    /// Runs `body` in one transaction, or inside the one already open (`Database.transaction`).
     func transaction<T>(_ body: () throws(ChatError) -> T) throws(ChatError) -> T {
-        if transactionDepth > 0 { return try body() }
-        transactionDepth += 1
-        defer { transactionDepth -= 1 }
         do {
             return try database.transaction { () throws -> T in try body() }
         } catch let error as ChatError {

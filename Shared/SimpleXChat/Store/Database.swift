@@ -209,7 +209,11 @@ public final class Database {
     /// IMMEDIATE takes the write lock up front. A deferred transaction that reads and then writes
     /// cannot wait for another process's writer (SQLite returns `SQLITE_BUSY` at once, without the
     /// busy timeout, to avoid a deadlock); taking the lock first makes it wait instead.
+    ///
+    /// Inside a transaction already open on this connection, `body` joins it: the outermost one
+    /// commits or rolls back everything.
     public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        if isInTransaction { return try body() }
         try execute("BEGIN IMMEDIATE")
         let result: Result
         do {

@@ -55,6 +55,25 @@ import Testing
         #expect(try database.count("t") == 1)
     }
 
+    @Test func aTransactionInsideAnotherJoinsItAndTheOutermostDecides() throws {
+        let dir = try TemporaryDirectory("store")
+        let database = try Database(path: dir.appending("chat.db"))
+        try database.execute("CREATE TABLE t (x)")
+        try database.transaction {
+            try database.transaction { try database.execute("INSERT INTO t VALUES (1)") }
+            #expect(database.isInTransaction)  // the inner one did not commit
+            try database.execute("INSERT INTO t VALUES (2)")
+        }
+        #expect(try database.count("t") == 2)
+        #expect(throws: Abort.self) {
+            try database.transaction {
+                try database.transaction { try database.execute("INSERT INTO t VALUES (3)") }
+                throw Abort()
+            }
+        }
+        #expect(try database.count("t") == 2)
+    }
+
     @Test func twoConnectionsWriteTheSameFile() throws {
         let dir = try TemporaryDirectory("store")
         let path = dir.appending("chat.db")
