@@ -185,17 +185,17 @@ extension ChatController {
     private func expiryFired(_ generation: Int) {
         guard expiry.running, generation == expiry.generation else { return }
         expiry.disarm()
-        do {
-            try deleteExpiredItems()
-            try scheduleExpiry()
-        } catch {
-            emit(.error("disappearing messages: \(error)"))
-        }
+        expireAndReschedule()
     }
 
     /// Starts deleting disappearing items when their time comes (at `start`).
     func startExpiry() {
         expiry.running = true
+        expireAndReschedule()
+    }
+
+    /// Deletes what is due and sets the timer for the next one.
+    private func expireAndReschedule() {
         do {
             try deleteExpiredItems()
             try scheduleExpiry()
