@@ -82,7 +82,7 @@ public struct ChatContactRequest: Equatable, Sendable {
 /// A chat in the chat list: the contact, its last item, how many items are unread.
 public struct ChatPreview: Equatable, Sendable {
     public let contact: ChatContact
-    public let lastItem: ChatItem?
+    public internal(set) var lastItem: ChatItem?
     public let unreadCount: Int
     /// The user marked the chat unread (apart from its unread items).
     public var unreadChat: Bool = false

@@ -8,30 +8,31 @@ extension ChatStore {
     /// first. Two queries whatever the number of chats: the list (the last item and the count are
     /// kept on the contact by triggers) and the reactions of the last items.
     func chatList(_ user: ChatUser) throws(ChatError) -> [ChatPreview] {
-        let rows = try rows(ChatSchema.Reading.chatList, [user.userId])
         let itemOffset = 10
-        var lastItems: [ChatItem?] = []
-        lastItems.reserveCapacity(rows.count)
-        for row in rows {
-            let lastId: Int64? = try column(row, itemOffset)
-            lastItems.append(lastId == nil ? nil : try decodeItem(row, at: itemOffset))
-        }
-        let ids = lastItems.compactMap { $0?.itemId }
-        let reactions = ids.isEmpty ? [:] : try reactions(of: ids)
         var previews: [ChatPreview] = []
-        previews.reserveCapacity(rows.count)
-        for (row, last) in zip(rows, lastItems) {
-            var item = last
-            if let id = item?.itemId, let found = reactions[id] { item?.reactions = found }
+        previews.reserveCapacity(256)
+        try forEachRow(ChatSchema.Reading.chatList, [user.userId]) { row throws(ChatError) in
+            let lastId: Int64? = try column(row, itemOffset)
             previews.append(
                 ChatPreview(
-                    contact: try listedContact(row), lastItem: item, unreadCount: try column(row, 7),
-                    unreadChat: try column(row, 8), minUnreadItemId: try column(row, 9)))
+                    contact: try listedContact(row),
+                    lastItem: lastId == nil ? nil : try decodeItem(row, at: itemOffset),
+                    unreadCount: try column(row, 7), unreadChat: try column(row, 8),
+                    minUnreadItemId: try column(row, 9)))
+        }
+        let ids = previews.compactMap { $0.lastItem?.itemId }
+        guard !ids.isEmpty else { return previews }
+        let reactions = try reactions(of: ids)
+        guard !reactions.isEmpty else { return previews }
+        for index in previews.indices {
+            if let id = previews[index].lastItem?.itemId, let found = reactions[id] {
+                previews[index].lastItem?.reactions = found
+            }
         }
         return previews
     }
 
-    private func listedContact(_ row: Row) throws(ChatError) -> ChatContact {
+    private func listedContact(_ row: StatementRow) throws(ChatError) -> ChatContact {
         let status: String? = try column(row, 6)
         return ChatContact(
             contactId: try column(row, 0), localDisplayName: try column(row, 1),
@@ -129,7 +130,7 @@ extension ChatStore {
         let batch = 500
         while true {
             let found = try transaction { () throws(ChatError) -> [ChatItem] in
-                let expired = try items(rows(ChatSchema.Reading.expired, [user.userId, now(), batch]))
+                let expired = try items(ChatSchema.Reading.expired, [user.userId, now(), batch])
                 for item in expired {
                     try run("DELETE FROM chat_items WHERE chat_item_id = ?", [item.itemId])
                 }

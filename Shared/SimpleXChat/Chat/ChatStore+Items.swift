@@ -6,7 +6,7 @@ extension ChatStore {
 
     /// The item in `row` with its reactions.
     func item(_ row: Row) throws(ChatError) -> ChatItem {
-        try items([row])[0]
+        try withReactions([decodeItem(row)])[0]
     }
 
     /// Stores a new item and moves its chat to the top of the list.
@@ -71,11 +71,11 @@ extension ChatStore {
     func item(_ contact: ChatContact, direction: ChatItemDirection?, textPrefix prefix: String)
         throws(ChatError) -> ChatItem
     {
-        let rows = try rows(
+        let recent = try items(
             Self.itemColumns
                 + " WHERE user_id = (SELECT user_id FROM contacts WHERE contact_id = ?1) AND contact_id = ?1 AND item_deleted = 0 ORDER BY chat_item_id DESC LIMIT 200",
             [contact.contactId])
-        for found in try items(rows)
+        for found in recent
         where (direction == nil || found.direction == direction) && found.text.hasPrefix(prefix) {
             return found
         }

@@ -11,12 +11,13 @@ extension ChatStore {
         static let quotedSent = 13, timedTTL = 14, timedDeleteAt = 15
     }
 
-    func column<T: DatabaseValueConvertible>(_ row: Row, _ index: Int) throws(ChatError) -> T {
+    func column<T: DatabaseValueConvertible>(_ row: some ColumnDecoding, _ index: Int) throws(ChatError) -> T
+    {
         do { return try row.decode(T.self, at: index) } catch { throw .store("\(error)") }
     }
 
     /// The item in `row` (from `itemColumns` starting at column `offset`), without reactions.
-    func decodeItem(_ row: Row, at offset: Int = 0) throws(ChatError) -> ChatItem {
+    func decodeItem(_ row: some ColumnDecoding, at offset: Int = 0) throws(ChatError) -> ChatItem {
         let shared: [UInt8]? = try column(row, offset + Column.shared)
         let quotedContent: String? = try column(row, offset + Column.quotedContent)
         let quotedShared: [UInt8]? = try column(row, offset + Column.quotedShared)
@@ -58,14 +59,20 @@ extension ChatStore {
     private static let textPrefix = Array(#"{"text":""#.utf8)
     private static let textSuffix = Array(#"","type":"text"}"#.utf8)
 
-    /// The items of `rows` (columns from `offset`) with their reactions, read in one query.
-    func items(_ rows: [Row], at offset: Int = 0) throws(ChatError) -> [ChatItem] {
+    /// The items of `sql` (`itemColumns` first), decoded in place, with their reactions read in
+    /// one more query.
+    func items(_ sql: String, _ arguments: StatementArguments) throws(ChatError) -> [ChatItem] {
         var items: [ChatItem] = []
-        items.reserveCapacity(rows.count)
-        for row in rows { items.append(try decodeItem(row, at: offset)) }
+        try forEachRow(sql, arguments) { row throws(ChatError) in items.append(try decodeItem(row)) }
+        return try withReactions(items)
+    }
+
+    /// `items` with their reactions, read in one query.
+    func withReactions(_ items: [ChatItem]) throws(ChatError) -> [ChatItem] {
         guard !items.isEmpty else { return items }
         let reactions = try reactions(of: items.map(\.itemId))
         guard !reactions.isEmpty else { return items }
+        var items = items
         for index in items.indices { items[index].reactions = reactions[items[index].itemId] ?? [] }
         return items
     }
@@ -73,7 +80,7 @@ extension ChatStore {
     /// The reactions of items `ids`, in the order they were made.
     func reactions(of ids: [Int64]) throws(ChatError) -> [Int64: [ChatItemReaction]] {
         var found: [Int64: [ChatItemReaction]] = [:]
-        for row in try rows(ChatSchema.Reading.reactions, [Self.jsonArray(ids)]) {
+        try forEachRow(ChatSchema.Reading.reactions, [Self.jsonArray(ids)]) { row throws(ChatError) in
             let reaction = ChatItemReaction(emoji: try column(row, 1), byUser: try column(row, 2))
             found[try column(row, 0), default: []].append(reaction)
         }
@@ -94,7 +101,7 @@ extension ChatStore {
         search: String? = nil
     ) throws(ChatError) -> [ChatItem] {
         func page(_ direction: ChatSchema.Reading.Direction, _ cursor: Int64, _ count: Int) throws(ChatError)
-            -> [Row]
+            -> [ChatItem]
         {
             guard count > 0 else { return [] }
             let sql = Self.pageSQL(direction, tag: filter != nil, search: search != nil)
@@ -102,23 +109,27 @@ extension ChatStore {
                 user.userId, contactId, cursor, count, filter?.contentType, search.map(Self.likePattern),
             ]
             // SQLite counts parameters up to the highest number used: ?6 with a search, ?5 with a filter.
-            return try rows(
-                sql, StatementArguments(Array(arguments.prefix(search != nil ? 6 : filter != nil ? 5 : 4))))
+            var items: [ChatItem] = []
+            items.reserveCapacity(count)
+            try forEachRow(
+                sql, StatementArguments(Array(arguments.prefix(search != nil ? 6 : filter != nil ? 5 : 4)))
+            ) { row throws(ChatError) in items.append(try decodeItem(row)) }
+            return items
         }
         switch pagination {
         case .last(let count):
-            return try items(page(.before, .max, count).reversed())
+            return try withReactions(page(.before, .max, count).reversed())
         case .before(let id, let count):
-            return try items(page(.before, id, count).reversed())
+            return try withReactions(page(.before, id, count).reversed())
         case .after(let id, let count):
-            return try items(page(.after, id, count))
+            return try withReactions(page(.after, id, count))
         case .around(let id, let count):
             // The item itself is the newest of the page before id + 1.
             let older = try page(.before, id == .max ? id : id + 1, count + 1)
-            return try items(older.reversed() + page(.after, id, count))
+            return try withReactions(older.reversed() + page(.after, id, count))
         case .initial(let count):
             guard let unread = try firstUnread(user, contactId: contactId) else {
-                return try items(page(.before, .max, count).reversed())
+                return try withReactions(page(.before, .max, count).reversed())
             }
             return try items(
                 user, contactId: contactId, .around(id: unread, count: count), filter: filter, search: search)
@@ -183,8 +194,7 @@ extension ChatStore {
         guard count > 0 else { return [] }
         let sql =
             contactId == nil ? ChatSchema.Reading.searchAll : Self.pageSQL(.before, tag: false, search: true)
-        return try items(
-            rows(sql, [user.userId, contactId, before ?? .max, count, nil, Self.likePattern(text)]))
+        return try items(sql, [user.userId, contactId, before ?? .max, count, nil, Self.likePattern(text)])
     }
 
     func search(_ user: ChatUser, _ contact: ChatContact?, text: String, count: Int) throws(ChatError)

@@ -39,6 +39,20 @@ final class ChatStore {
         }
     }
 
+    /// Calls `body` with each row of `sql`, read in place (`Statement.forEachRowInPlace`): for
+    /// the lists and pages that decode many rows into records.
+    func forEachRow(
+        _ sql: String, _ arguments: StatementArguments = [], _ body: (StatementRow) throws(ChatError) -> Void
+    ) throws(ChatError) {
+        do {
+            try statements.prepared(sql).forEachRowInPlace(arguments: arguments) { row in try body(row) }
+        } catch let error as ChatError {
+            throw error
+        } catch {
+            throw .store("\(error)")
+        }
+    }
+
     func row(_ sql: String, _ arguments: StatementArguments = []) throws(ChatError) -> Row? {
         do { return try statements.prepared(sql).fetchOne(arguments: arguments) } catch {
             throw .store("\(error)")

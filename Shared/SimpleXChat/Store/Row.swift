@@ -74,3 +74,13 @@ public struct Row: Sendable {
 public protocol FetchableRecord {
     init(row: Row) throws
 }
+
+/// Typed access to the columns of a row by index: a copied `Row`, or a `StatementRow` read in
+/// place. Code that decodes records takes either.
+public protocol ColumnDecoding {
+    /// Column `index` (0-based) decoded as `type`; a `DatabaseError` when it is out of range or
+    /// of a storage class `type` does not accept.
+    func decode<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T
+}
+
+extension Row: ColumnDecoding {}

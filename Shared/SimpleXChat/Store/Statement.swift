@@ -141,13 +141,18 @@ public final class Statement {
 
     /// Runs one step: the next row, or nil when the statement is done.
     public func step() throws -> Row? {
+        guard try advance() else { return nil }
+        return Row(columnNames: columnNames, columnIndexes: columnIndexes, values: currentValues(), sql: sql)
+    }
+
+    /// Steps to the next row: true when there is one, false when the statement is done.
+    private func advance() throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW:
-            return Row(
-                columnNames: columnNames, columnIndexes: columnIndexes, values: currentValues(), sql: sql)
+            return true
         case SQLITE_DONE:
-            return nil
+            return false
         default:
             let failure = lastError(code)
             // Leave the statement reusable; reset repeats the step's error code, already reported.
@@ -177,6 +182,16 @@ public final class Statement {
         while let row = try step() { try body(row) }
     }
 
+    /// Binds `arguments` and calls `body` with each row read in place: nothing is copied but the
+    /// columns `body` decodes. The `StatementRow` is valid only during that call.
+    public func forEachRowInPlace(arguments: StatementArguments = [], _ body: (StatementRow) throws -> Void)
+        throws
+    {
+        try bind(arguments)
+        defer { reset() }
+        while try advance() { try body(StatementRow(statement: self)) }
+    }
+
     /// Binds `arguments` and returns every row.
     public func fetchAll(arguments: StatementArguments = []) throws -> [Row] {
         var rows: [Row] = []
@@ -192,29 +207,32 @@ public final class Statement {
     }
 
     private func currentValues() -> [DatabaseValue] {
-        (0..<Int32(columnNames.count)).map { column in
-            switch sqlite3_column_type(handle, column) {
-            case SQLITE_INTEGER:
-                return .integer(sqlite3_column_int64(handle, column))
-            case SQLITE_FLOAT:
-                return .real(sqlite3_column_double(handle, column))
-            case SQLITE_TEXT:
-                // Ask for the pointer before the length, as SQLite documents; the length keeps
-                // embedded NUL characters.
-                let pointer = sqlite3_column_text(handle, column)
-                let count = Int(sqlite3_column_bytes(handle, column))
-                guard let pointer else { return .text("") }
-                return .text(
-                    String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
-            case SQLITE_BLOB:
-                let pointer = sqlite3_column_blob(handle, column)
-                let count = Int(sqlite3_column_bytes(handle, column))
-                // A zero-length blob comes back as a nil pointer: still a blob, not NULL.
-                guard let pointer, count > 0 else { return .blob([]) }
-                return .blob([UInt8](UnsafeRawBufferPointer(start: pointer, count: count)))
-            default:
-                return .null
-            }
+        (0..<Int32(columnNames.count)).map(currentValue(at:))
+    }
+
+    /// Column `column` of the current row.
+    fileprivate func currentValue(at column: Int32) -> DatabaseValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            // Ask for the pointer before the length, as SQLite documents; the length keeps
+            // embedded NUL characters.
+            let pointer = sqlite3_column_text(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer else { return .text("") }
+            return .text(
+                String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let pointer = sqlite3_column_blob(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            // A zero-length blob comes back as a nil pointer: still a blob, not NULL.
+            guard let pointer, count > 0 else { return .blob([]) }
+            return .blob([UInt8](UnsafeRawBufferPointer(start: pointer, count: count)))
+        default:
+            return .null
         }
     }
 
@@ -231,3 +249,31 @@ public final class Statement {
 /// Confined with its `Database`.
 @available(*, unavailable)
 extension Statement: Sendable {}
+
+/// The current row of a statement, read in place by `Statement.forEachRowInPlace`: each decode
+/// reads that one column from SQLite. Valid only inside the `forEachRowInPlace` body that
+/// received it; keep a `Row` (`Statement.step`) to hold a row longer.
+public struct StatementRow: ColumnDecoding {
+    let statement: Statement
+
+    public var count: Int { statement.columnNames.count }
+
+    public func decode<T: DatabaseValueConvertible>(_ type: T.Type, at index: Int) throws -> T {
+        guard index >= 0, index < count else {
+            throw DatabaseError(
+                .range, message: "column index \(index) out of range (\(count) columns)", sql: statement.sql)
+        }
+        let value = statement.currentValue(at: Int32(index))
+        guard let decoded = T.fromDatabaseValue(value) else {
+            throw DatabaseError(
+                .mismatch,
+                message:
+                    "column \(index) (\(statement.columnNames[index])): cannot read \(value.storageClass) as \(T.self)",
+                sql: statement.sql)
+        }
+        return decoded
+    }
+}
+
+@available(*, unavailable)
+extension StatementRow: Sendable {}

@@ -162,4 +162,47 @@ import Testing
         #expect(
             try database.fetchOne(Pair.self, "SELECT id, name FROM p WHERE id = ?", arguments: [3]) == nil)
     }
+
+    @Test func rowsReadInPlaceDecodeAsCopiedRowsDoAndFailTheSameWay() throws {
+        let dir = try TemporaryDirectory("store")
+        let database = try Database(path: dir.appending("chat.db"))
+        try database.execute("CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT, data BLOB)")
+        try database.execute(
+            "INSERT INTO p (name, data) VALUES ('héllo 👋', x'00ff'), (NULL, x''), ('', NULL)")
+        let statement = try database.makeStatement("SELECT id, name, data FROM p WHERE id >= ? ORDER BY id")
+        var read: [(Int64, String?, [UInt8]?)] = []
+        try statement.forEachRowInPlace(arguments: [1]) { row in
+            read.append(
+                (
+                    try row.decode(Int64.self, at: 0), try row.decode(String?.self, at: 1),
+                    try row.decode([UInt8]?.self, at: 2)
+                ))
+        }
+        #expect(read.map(\.0) == [1, 2, 3])
+        #expect(read.map(\.1) == ["héllo 👋", nil, ""])
+        #expect(read.map(\.2) == [[0, 255], [], nil])
+        // The same rows as fetchAll copies them; the statement is reset and runs again.
+        let copied = try statement.fetchAll(arguments: [2])
+        #expect(try copied.map { try $0.decode(String?.self, at: 1) } == [nil, ""])
+
+        var errors: [DatabaseError] = []
+        try database.makeStatement("SELECT id, name FROM p WHERE name IS NULL").forEachRowInPlace { row in
+            errors.append(try #require(throws: DatabaseError.self) { try row.decode(String.self, at: 1) })
+            errors.append(try #require(throws: DatabaseError.self) { try row.decode(Int.self, at: 2) })
+        }
+        #expect(errors.map(\.resultCode) == [.mismatch, .range])
+        #expect(errors.first?.message == "column 1 (name): cannot read NULL as String")
+
+        // An error thrown by the body stops the loop and leaves the statement reusable.
+        struct Stop: Error {}
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try statement.forEachRowInPlace(arguments: [1]) { _ in
+                seen += 1
+                throw Stop()
+            }
+        }
+        #expect(seen == 1)
+        #expect(try statement.fetchAll(arguments: [1]).count == 3)
+    }
 }
