@@ -1,7 +1,8 @@
 // The receive pipeline of the chat core, measured whole: messages wait on a local relay (its own
 // process) while the receiver is stopped; the receiver starts and each message is delivered,
 // opened (per-queue box, double ratchet), committed by the agent, decoded and stored as a chat
-// item, and acknowledged to the relay with a delivery receipt, which brings the next one.
+// item, and acknowledged to the relay with a delivery receipt (as SimpleX does by default; measured
+// again with the receipts turned off), which brings the next one.
 import Foundation
 import SimpleXChat
 import SimpleXCrypto
@@ -36,7 +37,7 @@ func chatReceiveLines() async throws -> [String] {
     }
 
     let (alice, aliceEvents) = try await open("alice")
-    var (bob, bobEvents) = try await open("bob")
+    let (bob, bobEvents) = try await open("bob")
     await alice.start()
     await bob.start()
     for _ in 0..<connections { try await bob.connect(link: try await alice.createInvitation()) }
@@ -49,28 +50,50 @@ func chatReceiveLines() async throws -> [String] {
         }
     }
     await bob.stop()
-
-    let names = try await alice.contacts().map(\.localDisplayName)
-    let text = String(
-        repeating: "a message of about a hundred bytes, as chat messages mostly are. ", count: 2)
-    for round in 0..<perConnection {
-        for name in names { _ = try await alice.send(to: name, .text("\(round) \(text)")) }
-    }
-    // Sent to the relay: the SENT statuses stop coming (one may be missed when it overtakes the
-    // item's insert, so the wait ends on silence rather than on the exact count).
-    try await aliceEvents.wait(for: total, idle: .seconds(3)) { event in
-        if case .itemStatus(_, let item) = event, item.status == .sndSent { true } else { false }
-    }
     await alice.stop()
 
-    (bob, bobEvents) = try await open("bob")
-    let start = ContinuousClock.now
-    await bob.start()
-    let received = try await bobEvents.wait(for: total, idle: .seconds(10)) {
-        if case .newItem = $0 { true } else { false }
+    /// Alice sends `perConnection` messages on each connection while Bob is away; Bob starts and
+    /// receives them all: how many arrived, in how many seconds.
+    func receiveAll() async throws -> (Int, Double) {
+        let (alice, aliceEvents) = try await open("alice")
+        await alice.start()
+        let names = try await alice.contacts().map(\.localDisplayName)
+        let text = String(
+            repeating: "a message of about a hundred bytes, as chat messages mostly are. ", count: 2)
+        for round in 0..<perConnection {
+            for name in names { _ = try await alice.send(to: name, .text("\(round) \(text)")) }
+        }
+        // Sent to the relay: the SENT statuses stop coming (one may be missed when it overtakes
+        // the item's insert, so the wait ends on silence rather than on the exact count).
+        try await aliceEvents.wait(for: total, idle: .seconds(3)) { event in
+            if case .itemStatus(_, let item) = event, item.status == .sndSent { true } else { false }
+        }
+        await alice.stop()
+
+        let (bob, bobEvents) = try await open("bob")
+        let start = ContinuousClock.now
+        await bob.start()
+        let received = try await bobEvents.wait(for: total, idle: .seconds(10)) {
+            if case .newItem = $0 { true } else { false }
+        }
+        let seconds = ((bobEvents.lastMatch ?? .now) - start).seconds
+        await bob.stop()
+        return (received, seconds)
     }
-    let seconds = ((bobEvents.lastMatch ?? .now) - start).seconds
-    await bob.stop()
+    /// Bob's delivery receipts to contacts on (SimpleX's default) or off (`/set receipts contacts`).
+    func setReceipts(_ enable: Bool) async throws {
+        let (bob, _) = try await open("bob")
+        guard case .cmdOk = await bob.execute(.setUserContactReceipts(enable: enable, clearOverrides: true))
+        else { throw RelayBenchError("cannot turn receipts \(enable ? "on" : "off")") }
+        await bob.stop()
+    }
+    // Receipts off first: decrypt, store, ACK. (Bob may stop with receipts still queued, which
+    // would be sent during the next run.)
+    try await setReceipts(false)
+    let (receivedQuietly, secondsQuietly) = try await receiveAll()
+    // As SimpleX sends them by default: a delivery receipt back for each new message.
+    try await setReceipts(true)
+    let (received, seconds) = try await receiveAll()
     let (agentReceived, agentSeconds) = try await agentReceiveThroughput(
         serverPath: serverPath, connections: connections, perConnection: perConnection)
     let commits = try durableCommitsPerSecond(in: directory.path)
@@ -79,6 +102,9 @@ func chatReceiveLines() async throws -> [String] {
             + "stored → ACK with receipt), \(connections) connections, ~140-byte texts, durable commits (synchronous=FULL): "
             + "\(grouped(Double(received) / seconds)) msg/s (\(received) of \(total) in \(format(seconds, 2)) s, from start() "
             + "including reconnecting; goal ≥ 5,000)",
+        "  the same with the receiver's delivery receipts off (decrypt, store, ACK only): "
+            + "\(grouped(Double(receivedQuietly) / secondsQuietly)) msg/s (\(receivedQuietly) of \(total) in "
+            + "\(format(secondsQuietly, 2)) s; goal ≥ 5,000)",
         "  the agent alone in the same setup, its app acknowledging each message with a receipt: "
             + "\(grouped(Double(agentReceived) / agentSeconds)) msg/s (\(agentReceived) in \(format(agentSeconds, 2)) s); "
             + "this disk: \(grouped(commits)) durable commits/s, and a received message takes several (agent receive, chat item, "

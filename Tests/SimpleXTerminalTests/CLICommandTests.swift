@@ -36,6 +36,15 @@ struct CLICommandTests {
         #expect(try CLICommand.parse("/chats") == .chats)
         #expect(try CLICommand.parse("/clear @bob") == .clearChat("bob"))
         #expect(
+            try CLICommand.parse("/receipts @bob default")
+                == .chatCommand(.setSendReceipts(contactName: "bob", enable: nil)))
+        #expect(
+            try CLICommand.parse("/set receipts contacts off clear_overrides=on")
+                == .chatCommand(.setUserContactReceipts(enable: false, clearOverrides: true)))
+        #expect(
+            try CLICommand.parse("/set receipts all on") == .chatCommand(.setAllContactReceipts(enable: true))
+        )
+        #expect(
             try CLICommand.parse("/p alice Alice Liddell")
                 == .profile(displayName: "alice", fullName: "Alice Liddell"))
         #expect(try CLICommand.parse("/q") == .quit)
@@ -53,6 +62,10 @@ struct CLICommandTests {
         #expect(throws: CLIParseError("usage: /tail [@name] [count]")) { try CLICommand.parse("/tail many") }
         #expect(throws: CLIParseError("unclosed quote in the name")) { try CLICommand.parse("@'bob hi") }
         #expect(throws: CLIParseError("usage: /ac <name>")) { try CLICommand.parse("/ac") }
+        // Chat API commands the line mode does not take are not run from it.
+        #expect(throws: CLIParseError("unknown command /set: type /help")) {
+            try CLICommand.parse("/set alias x")
+        }
     }
 
     @Test func reactionMarkersMapToSimplexEmoji() {

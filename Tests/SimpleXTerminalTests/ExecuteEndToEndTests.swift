@@ -52,7 +52,7 @@ struct ExecuteEndToEndTests {
         #expect(
             user.out == [
                 #"{"result":{"type":"activeUser","user":{"userId":1,"localDisplayName":"alice","#
-                    + #""profile":{"displayName":"alice","fullName":"","localAlias":""},"activeUser":true}}}"#
+                    + #""profile":{"displayName":"alice","fullName":"","localAlias":""},"activeUser":true,"sendRcptsContacts":true}}}"#
             ])
 
         let chats = try await Self.execute("/_get chats 1 pcc=on", in: alice.directory)

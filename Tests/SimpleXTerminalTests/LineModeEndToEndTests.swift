@@ -195,6 +195,51 @@ struct LineModeEndToEndTests {
         try await bob.quit()
     }
 
+    @Test func deliveryReceiptsFollowTheReceiversSetting() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await Self.connect(alice, bob)
+        bob.send("/receipts @alice off")
+        try await bob.expectLine("ok")
+        alice.send("@bob quiet")
+        try await bob.expectLine(#"\d\d:\d\d alice> quiet"#)
+        bob.send("/receipts @alice on")
+        try await bob.expectLine("ok")
+        alice.send("@bob loud")
+        try await bob.expectLine(#"\d\d:\d\d alice> loud"#)
+
+        /// Alice's item info for the message `text`: whether it shows a delivery receipt. A
+        /// search for nothing ends the listing ("no messages found").
+        func delivered(_ text: String) async throws -> Bool {
+            alice.send("/i @bob \(text)")
+            alice.send("/search no-such-words")
+            let line = try await alice.process.line(timeout: .seconds(30)) {
+                $0.hasPrefix("status snd_rcvd") || $0 == "no messages found"
+            }
+            if line == "no messages found" { return false }
+            try await alice.expectLine("no messages found")
+            return true
+        }
+        var loud = false
+        for _ in 0..<100 where !loud {
+            loud = try await delivered("loud")
+            if !loud { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(loud)
+        // Receipts go in order on a connection: none is coming for "quiet" any more.
+        #expect(try await !delivered("quiet"))
+
+        bob.send("/receipts alice off")
+        try await bob.expectLine(#"error: invalid /receipts command: expected "@", found "alice off""#)
+        bob.send("/set receipts contacts sometimes")
+        try await bob.expect("expected on or off")
+        bob.send("/set receipts all off")
+        try await bob.expectLine("ok")
+        try await alice.quit()
+        try await bob.quit()
+    }
+
     @Test func aDeletedContactIsToldAndCannotBeWrittenTo() async throws {
         let relay = try await RelayProcess()
         let alice = try await CLIUser("alice", relay: relay)

@@ -142,12 +142,10 @@ extension Agent {
         if let ack = try acknowledged(id, agentMsgID: agentMsgID, receipt: receipt) { sendAck(ack) }
     }
 
-    /// `ackMessage` for several messages at once: their receipts are written in one transaction.
-    /// One that cannot be acknowledged (unknown) does not hold back the others; the first such
-    /// error is thrown after them.
-    public func ackMessages(
-        _ messages: [(connection: AgentConnectionID, agentMsgID: Int64)], receipt: Bool = false
-    )
+    /// `ackMessage` for several messages at once, each with or without a receipt: the receipts
+    /// are written in one transaction. One that cannot be acknowledged (unknown) does not hold
+    /// back the others; the first such error is thrown after them.
+    public func ackMessages(_ messages: [(connection: AgentConnectionID, agentMsgID: Int64, receipt: Bool)])
         async throws(AgentError)
     {
         var firstError: AgentError?
@@ -156,7 +154,7 @@ extension Agent {
                 var acks: [PendingRelayAck] = []
                 for message in messages {
                     if let ack = try acknowledged(
-                        message.connection, agentMsgID: message.agentMsgID, receipt: receipt)
+                        message.connection, agentMsgID: message.agentMsgID, receipt: message.receipt)
                     {
                         acks.append(ack)
                     }
@@ -172,7 +170,7 @@ extension Agent {
         for message in messages {
             do {
                 if let ack = try acknowledged(
-                    message.connection, agentMsgID: message.agentMsgID, receipt: receipt)
+                    message.connection, agentMsgID: message.agentMsgID, receipt: message.receipt)
                 {
                     sendAck(ack)
                 }

@@ -101,6 +101,21 @@ extension ChatController {
         return try store.contact(id: contact.contactId)
     }
 
+    /// Whether the user sends delivery receipts to contacts; `clearOverrides` also makes every
+    /// contact follow this setting again.
+    public func setContactReceipts(enable: Bool, clearOverrides: Bool) throws(ChatError) {
+        try store.setContactReceipts(user, enable: enable, clearOverrides: clearOverrides)
+        user.sendRcptsContacts = enable
+    }
+
+    /// Delivery receipts to one contact: on, off, or nil to follow the user's setting.
+    @discardableResult
+    public func setSendReceipts(_ name: String, _ enable: Bool?) throws(ChatError) -> ChatContact {
+        let contact = try contact(named: name)
+        try store.setSendReceipts(contact, enable)
+        return try store.contact(id: contact.contactId)
+    }
+
     /// Sets the local alias a contact is shown by.
     public func setAlias(_ name: String, alias: String) throws(ChatError) -> ChatContact {
         let contact = try contact(named: name)

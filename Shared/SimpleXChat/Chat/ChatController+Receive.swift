@@ -128,7 +128,9 @@ extension ChatController {
         // Their receipts, too, in one transaction of the agent.
         do {
             try await agent.ackMessages(
-                messages.map { ($0.connection, $0.message.agentMsgID) }, receipt: true)
+                messages.map {
+                    ($0.connection, $0.message.agentMsgID, sendsReceipt(for: $0.decoded, from: $0.contact))
+                })
         } catch {
             emit(.error("\(ChatError.agent("\(error)"))"))
         }
@@ -139,15 +141,35 @@ extension ChatController {
     private func received(_ message: AgentReceivedMessage, on id: String) async throws(ChatError) {
         guard let contact = try store.contact(agentConnectionID: id) else { return }
         if message.integrity != .ok { emit(.integrityError(contact, message.integrity.description)) }
-        for result in ChatMessage.decodeBody(message.body) {
+        let decoded = ChatMessage.decodeBody(message.body)
+        for result in decoded {
             switch result {
             case .success(let chatMessage): try await apply(chatMessage, from: contact)
             case .failure(let error): emit(try storeInvalid(error, from: contact))
             }
         }
-        do { try await agent.ackMessage(id, agentMsgID: message.agentMsgID, receipt: true) } catch {
+        do {
+            try await agent.ackMessage(
+                id, agentMsgID: message.agentMsgID, receipt: sendsReceipt(for: decoded, from: contact))
+        } catch {
             throw .agent("\(error)")
         }
+    }
+
+    /// Whether a received message is acknowledged with a delivery receipt: as SimpleX, only one
+    /// that brings a new message (not edits, deletions, reactions or profile updates), and only
+    /// when the user's setting for the contact is on.
+    func sendsReceipt(for decoded: [Result<ChatMessage, ChatProtocolError>], from contact: ChatContact)
+        -> Bool
+    {
+        contact.sendsReceipts(user) && decoded.contains(where: Self.hasDeliveryReceipt)
+    }
+
+    /// SimpleX `hasDeliveryReceipt`: the events a receipt is sent for (of those this build
+    /// knows: a new message).
+    static func hasDeliveryReceipt(_ decoded: Result<ChatMessage, ChatProtocolError>) -> Bool {
+        if case .success(let message) = decoded, case .msgNew = message.event { return true }
+        return false
     }
 
     /// Whether a decoded message is handled by the store alone (no file offer or transfer).

@@ -5,6 +5,9 @@ public struct ChatUser: Equatable, Sendable {
     public let userId: Int64
     public var profile: Profile
     public var localDisplayName: String
+    /// Send delivery receipts to contacts (SimpleX `sendRcptsContacts`), unless a contact's own
+    /// setting (`ChatContact.sendRcpts`) says otherwise.
+    public var sendRcptsContacts: Bool = true
 }
 
 /// A contact (SimpleX `Contact`): their profile as received, our local name and alias for them.
@@ -17,6 +20,12 @@ public struct ChatContact: Equatable, Sendable {
     public var agentConnectionID: String?
     /// Both sides can send.
     public var ready: Bool
+    /// Delivery receipts to this contact: on, off, or nil to follow the user's setting
+    /// (SimpleX `chatSettings.sendRcpts`).
+    public var sendRcpts: Bool? = nil
+
+    /// Whether messages from this contact are acknowledged with a delivery receipt.
+    public func sendsReceipts(_ user: ChatUser) -> Bool { sendRcpts ?? user.sendRcptsContacts }
 
     /// The name a user sees: the alias when set, else the local display name.
     public var viewName: String { localAlias.isEmpty ? localDisplayName : localAlias }
@@ -96,8 +105,10 @@ public struct ChatItemInfo: Equatable, Sendable {
     public let versions: [(content: MsgContent, at: Date)]
 
     public static func == (lhs: ChatItemInfo, rhs: ChatItemInfo) -> Bool {
-        lhs.statuses.map(\.status) == rhs.statuses.map(\.status) && lhs.statuses.map(\.at) == rhs.statuses.map(\.at)
-            && lhs.versions.map(\.content) == rhs.versions.map(\.content) && lhs.versions.map(\.at) == rhs.versions.map(\.at)
+        lhs.statuses.map(\.status) == rhs.statuses.map(\.status)
+            && lhs.statuses.map(\.at) == rhs.statuses.map(\.at)
+            && lhs.versions.map(\.content) == rhs.versions.map(\.content)
+            && lhs.versions.map(\.at) == rhs.versions.map(\.at)
     }
 }
 

@@ -7,21 +7,27 @@ extension ChatStore {
         guard
             let row = try row(
                 """
-                SELECT u.user_id, u.local_display_name, p.display_name, p.full_name FROM users u
+                SELECT u.user_id, u.local_display_name, p.display_name, p.full_name, u.send_rcpts_contacts FROM users u
                 JOIN contact_profiles p ON p.contact_profile_id = u.contact_profile_id WHERE u.active_user = 1
                 """)
         else { return nil }
         return ChatUser(
             userId: try value(row, "user_id"),
-            profile: Profile(displayName: try value(row, "display_name"), fullName: try value(row, "full_name")),
-            localDisplayName: try value(row, "local_display_name"))
+            profile: Profile(
+                displayName: try value(row, "display_name"), fullName: try value(row, "full_name")),
+            localDisplayName: try value(row, "local_display_name"),
+            sendRcptsContacts: try value(row, "send_rcpts_contacts"))
     }
 
     func createUser(_ profile: Profile) throws(ChatError) -> ChatUser {
         try transaction { () throws(ChatError) in
             let now = self.now()
             try run(
-                "INSERT INTO users (local_display_name, active_user, created_at, updated_at) VALUES (?, 1, ?, ?)",
+                // Receipts on for a new user, as SimpleX makes them.
+                """
+                INSERT INTO users (local_display_name, active_user, send_rcpts_contacts, created_at, updated_at)
+                VALUES (?, 1, 1, ?, ?)
+                """,
                 [profile.displayName, now, now])
             let userId = lastID
             try run(
@@ -45,7 +51,9 @@ extension ChatStore {
 
     func servers(_ user: ChatUser) throws(ChatError) -> [String] {
         var servers: [String] = []
-        for row in try rows("SELECT address FROM smp_servers WHERE user_id = ? ORDER BY smp_server_id", [user.userId]) {
+        for row in try rows(
+            "SELECT address FROM smp_servers WHERE user_id = ? ORDER BY smp_server_id", [user.userId])
+        {
             servers.append(try value(row, "address"))
         }
         return servers
@@ -55,7 +63,9 @@ extension ChatStore {
         try transaction { () throws(ChatError) in
             try run("DELETE FROM smp_servers WHERE user_id = ?", [user.userId])
             for server in servers {
-                try run("INSERT INTO smp_servers (user_id, address, created_at) VALUES (?, ?, ?)", [user.userId, server, now()])
+                try run(
+                    "INSERT INTO smp_servers (user_id, address, created_at) VALUES (?, ?, ?)",
+                    [user.userId, server, now()])
             }
         }
     }
@@ -87,7 +97,9 @@ extension ChatStore {
     }
 
     /// Makes the contact for a connection whose peer profile arrived.
-    func createContact(_ user: ChatUser, profile: Profile, agentConnectionID: String) throws(ChatError) -> ChatContact {
+    func createContact(_ user: ChatUser, profile: Profile, agentConnectionID: String) throws(ChatError)
+        -> ChatContact
+    {
         try transaction { () throws(ChatError) in
             let name = try freeDisplayName(user, profile.displayName)
             let now = self.now()
@@ -106,13 +118,16 @@ extension ChatStore {
                 "UPDATE connections SET contact_id = ?, conn_status = 'joined', updated_at = ? WHERE agent_conn_id = ?",
                 [contactId, now, agentConnectionID])
             return ChatContact(
-                contactId: contactId, localDisplayName: name, profile: profile, localAlias: "", agentConnectionID: agentConnectionID,
+                contactId: contactId, localDisplayName: name, profile: profile, localAlias: "",
+                agentConnectionID: agentConnectionID,
                 ready: false)
         }
     }
 
     func setReady(agentConnectionID: String) throws(ChatError) {
-        try run("UPDATE connections SET conn_status = 'ready', updated_at = ? WHERE agent_conn_id = ?", [now(), agentConnectionID])
+        try run(
+            "UPDATE connections SET conn_status = 'ready', updated_at = ? WHERE agent_conn_id = ?",
+            [now(), agentConnectionID])
     }
 
     func updateContactProfile(_ contact: ChatContact, _ profile: Profile) throws(ChatError) {
@@ -123,8 +138,31 @@ extension ChatStore {
             """, [profile.displayName, profile.fullName, now(), contact.contactId])
     }
 
+    /// The user's receipts setting for contacts; `clearOverrides` also resets every contact's own.
+    func setContactReceipts(_ user: ChatUser, enable: Bool, clearOverrides: Bool) throws(ChatError) {
+        try transaction { () throws(ChatError) in
+            try run(
+                "UPDATE users SET send_rcpts_contacts = ?, updated_at = ? WHERE user_id = ?",
+                [enable, now(), user.userId])
+            if clearOverrides {
+                try run(
+                    "UPDATE contacts SET send_rcpts = NULL, updated_at = ? WHERE user_id = ? AND send_rcpts IS NOT NULL",
+                    [now(), user.userId])
+            }
+        }
+    }
+
+    /// A contact's own receipts setting; nil follows the user's.
+    func setSendReceipts(_ contact: ChatContact, _ enable: Bool?) throws(ChatError) {
+        try run(
+            "UPDATE contacts SET send_rcpts = ?, updated_at = ? WHERE contact_id = ?",
+            [enable, now(), contact.contactId])
+    }
+
     func setAlias(_ contact: ChatContact, _ alias: String) throws(ChatError) {
-        try run("UPDATE contacts SET local_alias = ?, updated_at = ? WHERE contact_id = ?", [alias, now(), contact.contactId])
+        try run(
+            "UPDATE contacts SET local_alias = ?, updated_at = ? WHERE contact_id = ?",
+            [alias, now(), contact.contactId])
     }
 
     func deleteContact(_ contact: ChatContact) throws(ChatError) {
@@ -136,7 +174,7 @@ extension ChatStore {
 
     private static let contactColumns = """
         SELECT c.contact_id, c.local_display_name, c.local_alias, p.display_name, p.full_name, cn.agent_conn_id,
-          cn.conn_status FROM contacts c JOIN contact_profiles p ON p.contact_profile_id = c.contact_profile_id
+          cn.conn_status, c.send_rcpts FROM contacts c JOIN contact_profiles p ON p.contact_profile_id = c.contact_profile_id
         LEFT JOIN connections cn ON cn.contact_id = c.contact_id
         """
 
@@ -150,31 +188,41 @@ extension ChatStore {
     private func contact(_ row: Row) throws(ChatError) -> ChatContact {
         ChatContact(
             contactId: try value(row, "contact_id"), localDisplayName: try value(row, "local_display_name"),
-            profile: Profile(displayName: try value(row, "display_name"), fullName: try value(row, "full_name")),
+            profile: Profile(
+                displayName: try value(row, "display_name"), fullName: try value(row, "full_name")),
             localAlias: try value(row, "local_alias"), agentConnectionID: try value(row, "agent_conn_id"),
-            ready: (try value(row, "conn_status") as String?) == "ready")
+            ready: (try value(row, "conn_status") as String?) == "ready",
+            sendRcpts: try value(row, "send_rcpts"))
     }
 
     func contact(named name: String, _ user: ChatUser) throws(ChatError) -> ChatContact {
         guard
             let row = try row(
-                Self.contactColumns + " WHERE c.contact_id IN (\(Self.contactIdsNamed)) AND c.deleted = 0", [user.userId, name])
+                Self.contactColumns + " WHERE c.contact_id IN (\(Self.contactIdsNamed)) AND c.deleted = 0",
+                [user.userId, name])
         else { throw .contactNotFound(name) }
         return try contact(row)
     }
 
     func contact(id: Int64) throws(ChatError) -> ChatContact {
-        guard let row = try row(Self.contactColumns + " WHERE c.contact_id = ?", [id]) else { throw .contactNotFound("#\(id)") }
+        guard let row = try row(Self.contactColumns + " WHERE c.contact_id = ?", [id]) else {
+            throw .contactNotFound("#\(id)")
+        }
         return try contact(row)
     }
 
     func contact(agentConnectionID: String) throws(ChatError) -> ChatContact? {
-        try row(Self.contactColumns + " WHERE cn.agent_conn_id = ?", [agentConnectionID]).map { row throws(ChatError) in try contact(row) }
+        try row(Self.contactColumns + " WHERE cn.agent_conn_id = ?", [agentConnectionID]).map {
+            row throws(ChatError) in try contact(row)
+        }
     }
 
     func contacts(_ user: ChatUser) throws(ChatError) -> [ChatContact] {
         var found: [ChatContact] = []
-        for row in try rows(Self.contactColumns + " WHERE c.user_id = ? AND c.deleted = 0 ORDER BY c.contact_id", [user.userId]) {
+        for row in try rows(
+            Self.contactColumns + " WHERE c.user_id = ? AND c.deleted = 0 ORDER BY c.contact_id",
+            [user.userId])
+        {
             found.append(try contact(row))
         }
         return found
@@ -189,19 +237,26 @@ extension ChatStore {
     }
 
     func address(_ user: ChatUser) throws(ChatError) -> (agentConnectionID: String, link: String)? {
-        guard let row = try row("SELECT agent_conn_id, conn_req_contact FROM user_contact_links WHERE user_id = ?", [user.userId]) else {
+        guard
+            let row = try row(
+                "SELECT agent_conn_id, conn_req_contact FROM user_contact_links WHERE user_id = ?",
+                [user.userId])
+        else {
             return nil
         }
         return (try value(row, "agent_conn_id"), try value(row, "conn_req_contact"))
     }
 
-    func insertRequest(_ user: ChatUser, invitationID: String, profile: Profile) throws(ChatError) -> ChatContactRequest {
+    func insertRequest(_ user: ChatUser, invitationID: String, profile: Profile) throws(ChatError)
+        -> ChatContactRequest
+    {
         let name = try freeDisplayName(user, profile.displayName)
         try run(
             """
             INSERT INTO contact_requests (user_id, agent_invitation_id, local_display_name, profile, created_at) VALUES (?, ?, ?, ?, ?)
             """, [user.userId, invitationID, name, profile.json.compactText, now()])
-        return ChatContactRequest(requestId: lastID, localDisplayName: name, profile: profile, agentInvitationID: invitationID)
+        return ChatContactRequest(
+            requestId: lastID, localDisplayName: name, profile: profile, agentInvitationID: invitationID)
     }
 
     func request(named name: String, _ user: ChatUser) throws(ChatError) -> ChatContactRequest {

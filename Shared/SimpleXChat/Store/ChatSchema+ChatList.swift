@@ -1,4 +1,10 @@
 extension ChatSchema {
+    /// The sixth migration: delivery receipts become a setting. Users made before it had
+    /// receipts sent for every message whatever the column said; they keep receipts on.
+    static let receipts = """
+        UPDATE users SET send_rcpts_contacts = 1;
+        """
+
     /// The fifth migration: each chat's oldest unread item (SimpleX's `minUnreadItemId`, where a
     /// chat opens) kept on the contact beside its unread count, so the chat list and the command
     /// API's chat stats stay one query without a search per chat. The triggers of

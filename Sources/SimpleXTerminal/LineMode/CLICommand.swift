@@ -1,3 +1,5 @@
+import SimpleXChat
+
 /// A line typed in the line mode (`simplex-chat --cli`), in the SimpleX terminal CLI's syntax
 /// (ios-coordination.md §7).
 public enum CLICommand: Equatable, Sendable {
@@ -30,6 +32,9 @@ public enum CLICommand: Equatable, Sendable {
     case receiveFile(id: Int64, path: String?)
     case cancelFile(id: Int64)
     case fileStatus(id: Int64)
+    /// A command of the chat API that the line mode takes as it is written there and answers
+    /// with "ok": `/receipts @name on|off|default`, `/set receipts contacts|all on|off`.
+    case chatCommand(ChatCommand)
     case help
     case quit
 
@@ -132,6 +137,18 @@ public enum CLICommand: Equatable, Sendable {
         case "/fs", "/fstatus":
             guard let id = Int64(argument) else { throw CLIParseError("usage: /fs <file id>") }
             return .fileStatus(id: id)
+        case "/receipts", "/set":
+            let unknown = CLIParseError("unknown command \(words[0]): type /help")
+            let command: ChatCommand
+            do { command = try ChatCommand.parse(text) } catch {
+                if case .unknownCommand = error { throw unknown }
+                throw CLIParseError("\(error)")
+            }
+            switch command {
+            case .setSendReceipts, .setUserContactReceipts, .setAllContactReceipts:
+                return .chatCommand(command)
+            default: throw unknown
+            }
         case "/help", "/h": return .help
         case "/q", "/quit": return .quit
         default: throw CLIParseError("unknown command \(words[0]): type /help")
@@ -212,6 +229,8 @@ public enum CLICommand: Equatable, Sendable {
         /clear @<name>          delete every message of a chat, on this device only
         /d @<name>              delete a contact
         /smp <smp://...> ...    set your relays (used for new connections)
+        /set receipts contacts on|off   send delivery receipts to contacts (new messages only)
+        /receipts @<name> on|off|default  delivery receipts to one contact
         /q                      quit
         """
 }

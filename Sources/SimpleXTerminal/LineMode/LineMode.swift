@@ -188,6 +188,9 @@ struct LineMode {
             let (file, done) = try await chat.fileStatus(id)
             view.fileStatus(file, chunksDone: done, contact: try await chat.contact(id: file.contactId))
                 .forEach(output)
+        case .chatCommand(let command):
+            if case .chatCmdError(_, let error) = await chat.execute(command) { throw error }
+            output("ok")
         case .help:
             CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 .forEach(output)

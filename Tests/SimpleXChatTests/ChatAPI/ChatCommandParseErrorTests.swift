@@ -18,6 +18,15 @@ import Testing
 
     @Test func malformedCommandsSayWhatWasExpected() {
         let cases: [(String, ChatCommandParseError)] = [
+            (
+                "/set receipts all yes",
+                .invalid(command: "/set receipts all", reason: "expected on or off, found \"yes\"")
+            ),
+            ("/receipts bob on", .invalid(command: "/receipts", reason: "expected \"@\", found \"bob on\"")),
+            (
+                "/receipts @bob maybe",
+                .invalid(command: "/receipts", reason: "expected on or off, found \"maybe\"")
+            ),
             ("/_get chats", .invalid(command: "/_get chats", reason: "expected a space, found the end")),
             (
                 "/_get chats x",

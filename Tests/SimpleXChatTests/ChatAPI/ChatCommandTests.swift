@@ -66,6 +66,14 @@ import Testing
         .apiParseMarkdown(text: ""),
         .getUserProtoServers,
         .setUserProtoServers(["smp://abc@localhost:5223", "smp://def@example.com"]),
+        .apiSetUserContactReceipts(userId: 1, enable: false, clearOverrides: true),
+        .apiSetUserContactReceipts(userId: 1, enable: true, clearOverrides: false),
+        .setUserContactReceipts(enable: false, clearOverrides: false),
+        .setAllContactReceipts(enable: true),
+        .setAllContactReceipts(enable: false),
+        .setSendReceipts(contactName: "bob", enable: false),
+        .setSendReceipts(contactName: "Bob B", enable: true),
+        .setSendReceipts(contactName: "bob", enable: nil),
     ]
 
     @Test(arguments: everyCommand) func cmdStringReadsBack(_ command: ChatCommand) throws {
@@ -129,6 +137,13 @@ import Testing
             ),
             (.apiParseMarkdown(text: "*bold*"), "/_parse markdown *bold*"),
             (.setUserProtoServers(["smp://a@b"]), "/smp smp://a@b"),
+            (
+                .apiSetUserContactReceipts(userId: 1, enable: true, clearOverrides: false),
+                "/_set receipts contacts 1 on clear_overrides=off"
+            ),
+            (.setAllContactReceipts(enable: false), "/set receipts all off"),
+            (.setSendReceipts(contactName: "bob", enable: nil), "/receipts @bob default"),
+            (.setSendReceipts(contactName: "Bob B", enable: true), "/receipts @'Bob B' on"),
         ]
         for (command, text) in expected { #expect(command.cmdString == text) }
     }
@@ -169,6 +184,11 @@ import Testing
             ("/_parse *hi*", .apiParseMarkdown(text: "*hi*")),
             ("/create user 'Alice Smith'", .createActiveUser(displayName: "Alice Smith")),
             ("/smp", .getUserProtoServers),
+            (
+                "/_set receipts contacts 1 off",
+                .apiSetUserContactReceipts(userId: 1, enable: false, clearOverrides: false)
+            ),
+            ("/set receipts contacts on", .setUserContactReceipts(enable: true, clearOverrides: false)),
         ]
         for (text, command) in forms { #expect(try ChatCommand.parse(text) == command, "\(text)") }
     }

@@ -9,14 +9,15 @@ import Testing
     static let alice = ChatUser(
         userId: 1, profile: Profile(displayName: "alice", fullName: "Alice A"), localDisplayName: "alice")
     static let aliceJSON =
-        #"{"userId":1,"localDisplayName":"alice","profile":{"displayName":"alice","fullName":"Alice A","localAlias":""},"activeUser":true}"#
+        #"{"userId":1,"localDisplayName":"alice","profile":{"displayName":"alice","fullName":"Alice A","localAlias":""},"activeUser":true,"sendRcptsContacts":true}"#
     static let bob = ChatContact(
         contactId: 2, localDisplayName: "bob", profile: Profile(displayName: "bob", fullName: ""),
         localAlias: "Bobby",
         agentConnectionID: "conn1", ready: true)
     static let bobJSON =
         #"{"contactId":2,"localDisplayName":"bob","profile":{"displayName":"bob","fullName":"","localAlias":"Bobby"},"#
-        + #""activeConn":{"agentConnId":"conn1","connType":"contact","connStatus":"ready"},"contactStatus":"active"}"#
+        + #""activeConn":{"agentConnId":"conn1","connType":"contact","connStatus":"ready"},"contactStatus":"active","#
+        + #""chatSettings":{"enableNtfs":"all","favorite":false}}"#
     static let time = Date(timeIntervalSince1970: 1_700_000_000.5)
     static let msgId = SharedMsgID(bytes: Array(1...12))
 

@@ -160,6 +160,23 @@ struct ChatStoreReadStateTests {
 
     /// A database from before 20261201_chat_list_unread gets each chat's oldest unread item, and
     /// the replaced triggers keep it from then on.
+    @Test func usersMadeBeforeTheReceiptsSettingKeepSendingReceipts() throws {
+        let directory = try TemporaryDirectory("chat-store")
+        let database = try Database(path: directory.appending("chat.db"))
+        try database.migrate(Array(ChatSchema.migrations.prefix { $0.name != "20261202_receipts" }))
+        let user = try database.insertUser("alice")
+        let bob = try database.insertContact("bob", userID: user)
+        try database.execute("UPDATE contacts SET send_rcpts = 0 WHERE contact_id = ?", arguments: [bob])
+        try database.migrate(ChatSchema.migrations)
+        #expect(
+            try database.fetchValue(Bool.self, "SELECT send_rcpts_contacts FROM users WHERE user_id = ?", arguments: [user])
+                == true)
+        // A contact's own setting is left as it was.
+        #expect(
+            try database.fetchValue(Bool?.self, "SELECT send_rcpts FROM contacts WHERE contact_id = ?", arguments: [bob])
+                == .some(false))
+    }
+
     @Test func chatListUnreadMigrationFillsTheOldestUnreadItem() throws {
         let directory = try TemporaryDirectory("chat-store")
         let database = try Database(path: directory.appending("chat.db"))

@@ -51,6 +51,7 @@ extension ChatUser {
         jsonObject([
             "userId": .int64(userId), "localDisplayName": .string(localDisplayName),
             "profile": profile.localProfileJSON(localAlias: ""), "activeUser": true,
+            "sendRcptsContacts": .bool(sendRcptsContacts),
         ])
     }
 }
@@ -92,6 +93,10 @@ extension ChatContact {
                 ])
             },
             "contactStatus": "active",
+            // Notifications and favourites are not settable yet: SimpleX's defaults.
+            "chatSettings": jsonObject([
+                "enableNtfs": "all", "sendRcpts": sendRcpts.map(JSON.bool), "favorite": false,
+            ]),
         ])
     }
 }

@@ -38,6 +38,13 @@ extension ChatCommand {
         case .apiSetContactAlias(let contactId, let alias):
             "/_set alias @\(contactId)" + (alias.isEmpty ? "" : " " + alias)
         case .apiUpdateProfile(let userId, let profile): "/_profile \(userId) \(profile.json.compactText)"
+        case .apiSetUserContactReceipts(let userId, let enable, let clear):
+            "/_set receipts contacts \(userId) \(onOff(enable)) clear_overrides=\(onOff(clear))"
+        case .setUserContactReceipts(let enable, let clear):
+            "/set receipts contacts \(onOff(enable)) clear_overrides=\(onOff(clear))"
+        case .setAllContactReceipts(let enable): "/set receipts all \(onOff(enable))"
+        case .setSendReceipts(let name, let enable):
+            "/receipts @\(Self.quotedName(name)) " + (enable.map(onOff) ?? "default")
         case .apiParseMarkdown(let text): "/_parse markdown " + text
         case .getUserProtoServers: "/smp"
         case .setUserProtoServers(let servers): "/smp " + servers.joined(separator: " ")

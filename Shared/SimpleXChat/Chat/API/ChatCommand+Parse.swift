@@ -71,6 +71,23 @@ extension ChatCommand {
         } else if s.keyword("/_contacts") {
             try s.expect(" ")
             command = .apiListContacts(userId: try s.decimal("a user id"))
+        } else if s.keyword("/_set receipts contacts") {
+            try s.expect(" ")
+            let userId = try s.decimal("a user id")
+            let (enable, clear) = try receiptSettings(&s)
+            command = .apiSetUserContactReceipts(userId: userId, enable: enable, clearOverrides: clear)
+        } else if s.keyword("/set receipts contacts") {
+            let (enable, clear) = try receiptSettings(&s)
+            command = .setUserContactReceipts(enable: enable, clearOverrides: clear)
+        } else if s.keyword("/set receipts all") {
+            try s.expect(" ")
+            command = .setAllContactReceipts(enable: try s.onOff())
+        } else if s.keyword("/receipts") {
+            try s.expect(" ")
+            try s.expect("@")
+            let name = try displayName(&s)
+            try s.expect(" ")
+            command = .setSendReceipts(contactName: name, enable: s.take("default") ? nil : try s.onOff())
         } else if s.keyword("/_set alias") {
             try s.expect(" @")
             let contactId = try s.decimal("a contact id")
@@ -218,6 +235,15 @@ extension ChatCommand {
         if s.take(" entity") { return .entity(notify: try notify(&s)) }
         if s.take(" messages") { return .messages }
         return .full(notify: try notify(&s))
+    }
+
+    /// SimpleX's `receiptSettings`: ` on|off`, then optionally ` clear_overrides=on|off` (off).
+    private static func receiptSettings(_ s: inout CommandScanner) throws(ChatCommandParseError) -> (
+        Bool, Bool
+    ) {
+        try s.expect(" ")
+        let enable = try s.onOff()
+        return (enable, s.take(" clear_overrides=") ? try s.onOff() : false)
     }
 
     private static func start(_ s: inout CommandScanner) throws(ChatCommandParseError) -> ChatCommand {

@@ -52,6 +52,16 @@ public enum ChatCommand: Equatable, Sendable {
     case apiSetContactAlias(contactId: Int64, localAlias: String)
     /// `/_profile <userId> <json profile>`: changes the user's profile and tells the contacts.
     case apiUpdateProfile(userId: Int64, profile: Profile)
+    /// `/_set receipts contacts <userId> on|off clear_overrides=on|off`: whether the user sends
+    /// delivery receipts to contacts; `clear_overrides=on` also resets each contact's own setting.
+    case apiSetUserContactReceipts(userId: Int64, enable: Bool, clearOverrides: Bool)
+    /// `/set receipts contacts on|off clear_overrides=on|off`: the same, for the active user.
+    case setUserContactReceipts(enable: Bool, clearOverrides: Bool)
+    /// `/set receipts all on|off`: the same, for every user (contacts' own settings stay).
+    case setAllContactReceipts(enable: Bool)
+    /// `/receipts @name on|off|default`: delivery receipts to one contact; `default` follows the
+    /// user's setting.
+    case setSendReceipts(contactName: String, enable: Bool?)
     /// `/_parse markdown <text>`: the text's markdown as SimpleX parses it.
     case apiParseMarkdown(text: String)
     /// `/smp`: the user's SMP relays.

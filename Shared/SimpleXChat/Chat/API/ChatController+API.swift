@@ -137,6 +137,20 @@ extension ChatController {
         case .apiUpdateProfile(let userId, let profile):
             try checkUser(userId)
             return try await updateUserProfile(profile)
+        case .apiSetUserContactReceipts(let userId, let enable, let clear):
+            try checkUser(userId)
+            try api { () throws(ChatError) in try setContactReceipts(enable: enable, clearOverrides: clear) }
+            return .cmdOk(user: user)
+        case .setUserContactReceipts(let enable, let clear):
+            try api { () throws(ChatError) in try setContactReceipts(enable: enable, clearOverrides: clear) }
+            return .cmdOk(user: user)
+        case .setAllContactReceipts(let enable):
+            // One user per database here: "all users" is this one, contacts' own settings kept.
+            try api { () throws(ChatError) in try setContactReceipts(enable: enable, clearOverrides: false) }
+            return .cmdOk(user: user)
+        case .setSendReceipts(let name, let enable):
+            try api { () throws(ChatError) in _ = try setSendReceipts(name, enable) }
+            return .cmdOk(user: user)
         case .apiParseMarkdown(let text):
             return .apiParsedMarkdown(formattedText: Markdown.formattedText(text))
         case .getUserProtoServers:
