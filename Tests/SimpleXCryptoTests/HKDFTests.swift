@@ -131,4 +131,45 @@ struct HKDFSHA512Tests {
             info: [8] as [UInt8], outputByteCount: 65)
         #expect(otherInfo != short)
     }
+
+    /// The chain step's two-block fast path derives the same bytes as extract (empty salt) and
+    /// expand, for chain keys of the block chain's size and others, and refuses wrong buffers.
+    @Test func twoBlockStepEqualsExtractThenExpand() throws {
+        let info = Array("SimpleXSbChain".utf8)
+        for length in [0, 1, 32, 64, 100, 200] {
+            let ikm = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ length) }
+            let expected = try HKDFSHA512.deriveKey(
+                inputKeyMaterial: ikm, salt: [UInt8](), info: info, outputByteCount: 128
+            ).withUnsafeBytes { Array($0) }
+            var prk = [UInt8](repeating: 0, count: 64)
+            var output = [UInt8](repeating: 0, count: 128)
+            try ikm.withUnsafeBytes { ikm in
+                try info.withUnsafeBytes { info in
+                    try prk.withUnsafeMutableBytes { prk in
+                        try output.withUnsafeMutableBytes { output in
+                            try HKDFSHA512.extractAndExpandTwoBlocks(
+                                inputKeyMaterial: ikm, info: info, prk: prk, into: output)
+                        }
+                    }
+                }
+            }
+            #expect(output == expected, "ikm of \(length) bytes")
+            #expect(
+                prk
+                    == HKDFSHA512.extract(inputKeyMaterial: ikm, salt: [UInt8]()).withUnsafeBytes {
+                        Array($0)
+                    })
+        }
+        var short = [UInt8](repeating: 0, count: 88)
+        var prk = [UInt8](repeating: 0, count: 64)
+        #expect(throws: CryptoError.self) {
+            try short.withUnsafeMutableBytes { output in
+                try prk.withUnsafeMutableBytes { prk in
+                    try HKDFSHA512.extractAndExpandTwoBlocks(
+                        inputKeyMaterial: UnsafeRawBufferPointer(start: nil, count: 0),
+                        info: UnsafeRawBufferPointer(start: nil, count: 0), prk: prk, into: output)
+                }
+            }
+        }
+    }
 }

@@ -36,7 +36,8 @@ public struct BlockChain: Sendable {
 
     /// simplexmq `sbcInit`: HKDF-SHA512(salt = sessionID, ikm = DH secret, info
     /// "SimpleXSbChainInit") → 64 bytes, split into two 32-byte chain keys.
-    static func pair(sessionID: [UInt8], sharedSecret: SecureBytes) -> (first: BlockChain, second: BlockChain) {
+    static func pair(sessionID: [UInt8], sharedSecret: SecureBytes) -> (first: BlockChain, second: BlockChain)
+    {
         let keys: SecureBytes
         do {
             keys = try HKDFSHA512.deriveKey(
@@ -74,16 +75,15 @@ public struct BlockChain: Sendable {
         // The chain key is fresh input keying material each step, so the extract step cannot
         // be hoisted: each block costs one extract HMAC and two expand HMACs (88 bytes > 64).
         // Expanding to 128 bytes instead of 88 gives the same first 88 bytes (HKDF output is
-        // T(1) ‖ T(2) ‖ ...) and spares `expand` a scratch block for the partial T(2).
+        // T(1) ‖ T(2) ‖ ...), two whole blocks, which `extractAndExpandTwoBlocks` derives with
+        // the HMAC key schedules computed once for both.
         let chainKey = UnsafeMutableRawBufferPointer(rebasing: buffer[chainKeyRange])
         let prk = UnsafeMutableRawBufferPointer(rebasing: buffer[prkRange])
         let output = UnsafeMutableRawBufferPointer(rebasing: buffer[outputRange])
         do {
-            try HKDFSHA512.extract(
-                inputKeyMaterial: UnsafeRawBufferPointer(chainKey), salt: UnsafeRawBufferPointer(start: nil, count: 0),
-                into: prk)
             try stepInfo.withUnsafeBytes { info in
-                try HKDFSHA512.expand(pseudoRandomKey: UnsafeRawBufferPointer(prk), info: info, into: output)
+                try HKDFSHA512.extractAndExpandTwoBlocks(
+                    inputKeyMaterial: UnsafeRawBufferPointer(chainKey), info: info, prk: prk, into: output)
             }
         } catch {
             preconditionFailure("HKDF of fixed sizes failed")
