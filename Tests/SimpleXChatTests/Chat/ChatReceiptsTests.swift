@@ -16,15 +16,10 @@ struct ChatReceiptsTests {
     @Test func theReceiversSettingsDecideWhetherTheSenderSeesDelivered() async throws {
         let relay = try await RelayProcess()
         let directory = try TemporaryDirectory("chat-receipts")
-        let alice = try await Reading.user("alice", relay: relay, in: directory)
-        let bob = try await Reading.user("bob", relay: relay, in: directory)
-        try await bob.chat.connect(link: try await alice.chat.createInvitation())
-        let bobContact = try await alice.events.next {
-            if case .contactConnected(let contact) = $0 { contact } else { nil }
-        }
-        let aliceContact = try await bob.events.next {
-            if case .contactConnected(let contact) = $0 { contact } else { nil }
-        }
+        let pair = try await Reading.connectedPair(relay: relay, in: directory)
+        let (alice, bob, bobContact, aliceContact) = (
+            pair.alice, pair.bob, pair.bobContact, pair.aliceContact
+        )
         // A new user sends receipts, and says so in its JSON.
         guard case .activeUser(let bobUser) = await bob.chat.execute("/u") else {
             Issue.record("no active user")

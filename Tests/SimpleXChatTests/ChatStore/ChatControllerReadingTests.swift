@@ -61,11 +61,17 @@ struct ChatControllerReadingTests {
         return User(chat: chat, events: events)
     }
 
-    @Test func disappearingMessagesGoOnBothSidesAndReceivedOnesOnlyOnceRead() async throws {
-        let relay = try await RelayProcess()
-        let directory = try TemporaryDirectory("chat-reading")
-        let alice = try await Self.user("alice", relay: relay, in: directory)
-        let bob = try await Self.user("bob", relay: relay, in: directory)
+    /// Alice and bob, connected by alice's invitation, with the contact each has for the other.
+    struct Pair {
+        let alice: User
+        let bob: User
+        let bobContact: ChatContact
+        let aliceContact: ChatContact
+    }
+
+    static func connectedPair(relay: RelayProcess, in directory: TemporaryDirectory) async throws -> Pair {
+        let alice = try await user("alice", relay: relay, in: directory)
+        let bob = try await user("bob", relay: relay, in: directory)
         try await bob.chat.connect(link: try await alice.chat.createInvitation())
         let bobContact = try await alice.events.next {
             if case .contactConnected(let contact) = $0 { contact } else { nil }
@@ -73,6 +79,15 @@ struct ChatControllerReadingTests {
         let aliceContact = try await bob.events.next {
             if case .contactConnected(let contact) = $0 { contact } else { nil }
         }
+        return Pair(alice: alice, bob: bob, bobContact: bobContact, aliceContact: aliceContact)
+    }
+
+    @Test func disappearingMessagesGoOnBothSidesAndReceivedOnesOnlyOnceRead() async throws {
+        let relay = try await RelayProcess()
+        let pair = try await Self.connectedPair(relay: relay, in: try TemporaryDirectory("chat-reading"))
+        let (alice, bob, bobContact, aliceContact) = (
+            pair.alice, pair.bob, pair.bobContact, pair.aliceContact
+        )
 
         let kept = try await alice.chat.send(to: bobContact.localDisplayName, .text("stays"))
         // A minute-long timer first: the timer armed for it must be brought forward for the next.
@@ -104,7 +119,8 @@ struct ChatControllerReadingTests {
 
         // Read through the command API (`/_read chat items @1 <id>`): its timer starts, and a
         // second later it is gone.
-        let response = await bob.chat.execute("/_read chat items @\(aliceContact.contactId) \(received.itemId)")
+        let response = await bob.chat.execute(
+            "/_read chat items @\(aliceContact.contactId) \(received.itemId)")
         guard case .itemsReadForChat = response else {
             Issue.record("read: \(response)")
             return
