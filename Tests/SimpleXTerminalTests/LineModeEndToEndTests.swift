@@ -145,7 +145,27 @@ struct LineModeEndToEndTests {
         try await alice.expectLine("dan: contact request rejected")
         alice.send("/ac dan")
         try await alice.expectLine("error: no contact request from dan")
-        for user in [alice, bob, dan] { try await user.quit() }
+
+        // Deleting the address drops the request still waiting; contacts made through it stay.
+        let erin = try await CLIUser("erin", relay: relay)
+        erin.send("/c \(address)")
+        try await alice.expect("erin (erin) wants to connect to you!")
+        alice.send("/sa")
+        try await alice.expectLine("Your chat address:")
+        try await alice.expect(address)
+        alice.send("/da")
+        try await alice.expectLine("Your chat address is deleted - accepted contacts will remain connected.")
+        try await alice.expectLine("To create a new chat address use /ad")
+        alice.send("/ac erin")
+        try await alice.expectLine("error: no contact request from erin")
+        alice.send("/sa")
+        try await alice.expectLine("error: no chat address, to create: /ad")
+        bob.send("@alice still here")
+        try await alice.expectLine(#"\d\d:\d\d bob> still here"#)
+        alice.send("/ad")
+        let newAddress = try await alice.expect("simplex:/contact#/?v=")
+        #expect(newAddress != address)
+        for user in [alice, bob, dan, erin] { try await user.quit() }
     }
 
     @Test func messagesWaitingWhileTheRecipientIsAwayArriveWhenItStartsAgain() async throws {

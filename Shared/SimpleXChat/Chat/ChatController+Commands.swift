@@ -42,6 +42,18 @@ extension ChatController {
     /// The user's contact address, made on first use (`/ad`).
     public func contactAddress() async throws(ChatError) -> String {
         if let existing = try store.address(user) { return existing.link }
+        return try await createAddress()
+    }
+
+    /// The user's contact address as it is, without making one (`/sa`).
+    public func existingAddress() throws(ChatError) -> String {
+        guard let address = try store.address(user) else { throw .noAddress }
+        return address.link
+    }
+
+    /// Makes the user's contact address; one they have already is an error (`/_address 1`).
+    public func createAddress() async throws(ChatError) -> String {
+        guard try store.address(user) == nil else { throw .addressExists }
         do {
             let (id, link) = try await agent.createContactAddress()
             try store.setAddress(user, agentConnectionID: id, link: link.description)
@@ -51,6 +63,19 @@ extension ChatController {
         } catch {
             throw .agent("\(error)")
         }
+    }
+
+    /// Deletes the user's contact address (`/da`): its queue on the relay is deleted, so no
+    /// request arrives through it any more, and requests not yet answered are dropped; contacts
+    /// made through it stay connected. The link stops working for anyone who has it.
+    /// A relay that does not confirm the deletion is reported after the address is forgotten
+    /// here (the agent has deleted its side already).
+    public func deleteAddress() async throws(ChatError) {
+        guard let address = try store.address(user) else { throw .noAddress }
+        var unconfirmed: AgentError?
+        do { try await agent.deleteConnection(address.agentConnectionID) } catch { unconfirmed = error }
+        try store.deleteAddress(user)
+        if let unconfirmed { throw .agent("\(unconfirmed)") }
     }
 
     /// Accepts a contact request (`/ac name`): the contact is made now, connected shortly.

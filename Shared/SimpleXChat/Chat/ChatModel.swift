@@ -123,6 +123,10 @@ public enum ChatError: Error, Equatable, Sendable, CustomStringConvertible {
     case agent(String)
     case store(String)
     case file(ChatFileError)
+    /// The user has no contact address (to show or delete).
+    case noAddress
+    /// The user has a contact address already (to create).
+    case addressExists
 
     public var description: String {
         switch self {
@@ -135,6 +139,8 @@ public enum ChatError: Error, Equatable, Sendable, CustomStringConvertible {
         case .agent(let why): why
         case .store(let why): "chat database: \(why)"
         case .file(let error): error.description
+        case .noAddress: "no chat address, to create: /ad"
+        case .addressExists: "you already have a chat address, to show it: /sa"
         }
     }
 }

@@ -230,6 +230,15 @@ extension ChatStore {
 
     // MARK: - Address and requests
 
+    /// Forgets the user's contact address and the requests that came through it, not yet
+    /// accepted or rejected (contacts made through it stay).
+    func deleteAddress(_ user: ChatUser) throws(ChatError) {
+        try transaction { () throws(ChatError) in
+            try run("DELETE FROM user_contact_links WHERE user_id = ?", [user.userId])
+            try run("DELETE FROM contact_requests WHERE user_id = ?", [user.userId])
+        }
+    }
+
     func setAddress(_ user: ChatUser, agentConnectionID: String, link: String) throws(ChatError) {
         try run(
             "INSERT INTO user_contact_links (user_id, agent_conn_id, conn_req_contact, created_at) VALUES (?, ?, ?, ?)",

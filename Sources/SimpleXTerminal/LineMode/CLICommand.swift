@@ -6,6 +6,10 @@ public enum CLICommand: Equatable, Sendable {
     case createInvitation
     case connect(link: String)
     case address
+    /// `/sa`: show the contact address without making one.
+    case showAddress
+    /// `/da`: delete the contact address.
+    case deleteAddress
     case acceptContact(String)
     case rejectContact(String)
     case deleteContact(String)
@@ -74,6 +78,8 @@ public enum CLICommand: Equatable, Sendable {
         switch words[0] {
         case "/c", "/connect": return argument.isEmpty ? .createInvitation : .connect(link: argument)
         case "/ad", "/address": return .address
+        case "/sa", "/show_address": return .showAddress
+        case "/da", "/delete_address": return .deleteAddress
         case "/ac", "/accept": return .acceptContact(try name(argument, "/ac <name>"))
         case "/rc", "/reject": return .rejectContact(try name(argument, "/rc <name>"))
         case "/d", "/delete": return .deleteContact(try name(argument, "/d @<name>"))
@@ -210,6 +216,7 @@ public enum CLICommand: Equatable, Sendable {
         /c                      create a one-time invitation link
         /c <link>               connect by an invitation or a contact address link
         /ad                     show (or create) your contact address
+        /sa, /da                show, delete your contact address (contacts made stay)
         /ac <name>, /rc <name>  accept or reject a contact request
         @<name> <message>       send a message (a bare line goes to the last chat)
         >@<name> (text) reply   reply, quoting the message that starts with text

@@ -91,6 +91,12 @@ struct LineMode {
             output("connection request sent!")
         case .address:
             view.address(try await chat.contactAddress()).forEach(output)
+        case .showAddress:
+            view.address(try await chat.existingAddress()).forEach(output)
+        case .deleteAddress:
+            try await chat.deleteAddress()
+            output("Your chat address is deleted - accepted contacts will remain connected.")
+            output("To create a new chat address use /ad")
         case .acceptContact(let name):
             let contact = try await chat.acceptContact(name)
             output("\(contact.viewName): accepting contact request...")

@@ -53,6 +53,9 @@ import Testing
         .apiConnect(userId: 1, incognito: false, link: "simplex:/invitation#/?v=2-7&smp=smp%3A%2F%2Fa%40b"),
         .apiAcceptContact(incognito: false, contactReqId: 3),
         .apiRejectContact(contactReqId: 3),
+        .apiCreateMyAddress(userId: 1),
+        .apiShowMyAddress(userId: 1),
+        .apiDeleteMyAddress(userId: 1),
         .apiDeleteChat(.direct(1), mode: .full(notify: true)),
         .apiDeleteChat(.direct(1), mode: .full(notify: false)),
         .apiDeleteChat(.direct(1), mode: .entity(notify: true)),
@@ -129,6 +132,9 @@ import Testing
             ),
             (.apiAcceptContact(incognito: false, contactReqId: 3), "/_accept incognito=off 3"),
             (.apiRejectContact(contactReqId: 3), "/_reject 3"),
+            (.apiCreateMyAddress(userId: 1), "/_address 1"),
+            (.apiShowMyAddress(userId: 1), "/_show_address 1"),
+            (.apiDeleteMyAddress(userId: 1), "/_delete_address 1"),
             (.apiDeleteChat(.direct(1), mode: .full(notify: true)), "/_delete @1 full notify=on"),
             (.apiSetContactAlias(contactId: 2, localAlias: "Bob"), "/_set alias @2 Bob"),
             (
@@ -198,7 +204,8 @@ import Testing
             Self.everyCommand.filter(\.usesNetwork).map(\.cmdString).map { $0.prefix { $0 != " " } } == [
                 "/_send", "/_send", "/_update", "/_delete", "/_reaction", "/_reaction", "/_forward",
                 "/_forward", "/_connect",
-                "/_connect", "/_accept", "/_delete", "/_delete", "/_delete", "/_delete", "/_profile",
+                "/_connect", "/_accept", "/_address", "/_delete_address", "/_delete", "/_delete", "/_delete",
+                "/_delete", "/_profile",
             ])
     }
 }

@@ -22,6 +22,8 @@ public enum ChatAPIError: Error, Equatable, Sendable, CustomStringConvertible {
     case chatItemNotFound(itemId: Int64)
     case chatItemNotFoundByText(text: String)
     case dbException(String)
+    case userContactLinkNotFound
+    case duplicateContactLink
     // AgentErrorType
     /// The agent failed (`INTERNAL` with its message: the agent's errors are not typed as SimpleX's).
     case agent(String)
@@ -59,6 +61,8 @@ public enum ChatAPIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .chatItemNotFoundByText(let text):
             return store("chatItemNotFoundByText", ("text", .string(text)))
         case .dbException(let message): return store("dBException", ("message", .string(message)))
+        case .userContactLinkNotFound: return store("userContactLinkNotFound")
+        case .duplicateContactLink: return store("duplicateContactLink")
         case .agent(let message):
             return [
                 "type": "errorAgent", "agentError": ["type": "INTERNAL", "internalErr": .string(message)],
@@ -86,6 +90,8 @@ public enum ChatAPIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .chatItemNotFound(let id): "no message \(id)"
         case .chatItemNotFoundByText(let text): "no message \(text)"
         case .dbException(let message): "chat database: \(message)"
+        case .userContactLinkNotFound: "no chat address"
+        case .duplicateContactLink: "you already have a chat address"
         case .agent(let message): message
         }
     }
@@ -115,6 +121,8 @@ extension ChatAPIError {
         case .agent(let why): self = .agent(why)
         case .store(let why): self = .dbException(why)
         case .file(let error): self = .commandError("\(error)")
+        case .noAddress: self = .userContactLinkNotFound
+        case .addressExists: self = .duplicateContactLink
         }
     }
 }

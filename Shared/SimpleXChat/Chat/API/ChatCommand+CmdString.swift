@@ -33,6 +33,9 @@ extension ChatCommand {
         case .apiAcceptContact(let incognito, let requestId):
             "/_accept incognito=\(onOff(incognito)) \(requestId)"
         case .apiRejectContact(let requestId): "/_reject \(requestId)"
+        case .apiCreateMyAddress(let userId): "/_address \(userId)"
+        case .apiShowMyAddress(let userId): "/_show_address \(userId)"
+        case .apiDeleteMyAddress(let userId): "/_delete_address \(userId)"
         case .apiDeleteChat(let ref, let mode): "/_delete \(ref) \(mode.cmdString)"
         case .apiListContacts(let userId): "/_contacts \(userId)"
         case .apiSetContactAlias(let contactId, let alias):

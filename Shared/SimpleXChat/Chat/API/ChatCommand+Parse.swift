@@ -62,6 +62,15 @@ extension ChatCommand {
             try s.expect(" ")
             command = .apiAcceptContact(
                 incognito: incognito, contactReqId: try s.decimal("a contact request id"))
+        } else if s.keyword("/_address") {
+            try s.expect(" ")
+            command = .apiCreateMyAddress(userId: try s.decimal("a user id"))
+        } else if s.keyword("/_show_address") {
+            try s.expect(" ")
+            command = .apiShowMyAddress(userId: try s.decimal("a user id"))
+        } else if s.keyword("/_delete_address") {
+            try s.expect(" ")
+            command = .apiDeleteMyAddress(userId: try s.decimal("a user id"))
         } else if s.keyword("/_reject") {
             try s.expect(" ")
             command = .apiRejectContact(contactReqId: try s.decimal("a contact request id"))

@@ -42,6 +42,12 @@ public enum ChatCommand: Equatable, Sendable {
     case apiConnect(userId: Int64, incognito: Bool, link: String)
     /// `/_accept incognito=off <contactReqId>`: accepts a contact request.
     case apiAcceptContact(incognito: Bool, contactReqId: Int64)
+    /// `/_address <userId>`: makes the user's contact address.
+    case apiCreateMyAddress(userId: Int64)
+    /// `/_show_address <userId>`: the user's contact address.
+    case apiShowMyAddress(userId: Int64)
+    /// `/_delete_address <userId>`: deletes the user's contact address (contacts made stay).
+    case apiDeleteMyAddress(userId: Int64)
     /// `/_reject <contactReqId>`: rejects a contact request (the requester is not told).
     case apiRejectContact(contactReqId: Int64)
     /// `/_delete @1 full notify=on`: deletes a chat.
@@ -164,7 +170,7 @@ extension ChatCommand {
         switch self {
         case .apiSendMessages, .apiUpdateChatItem, .apiChatItemReaction, .apiForwardChatItems, .apiAddContact,
             .apiConnect,
-            .apiAcceptContact, .apiDeleteChat, .apiUpdateProfile:
+            .apiAcceptContact, .apiDeleteChat, .apiUpdateProfile, .apiCreateMyAddress, .apiDeleteMyAddress:
             true
         case .apiDeleteChatItem(_, _, let mode): mode == .broadcast
         default: false

@@ -109,6 +109,18 @@ extension ChatController {
                 try await acceptContact(request.localDisplayName)
             }
             return .acceptingContactRequest(user: user, contact: contact)
+        case .apiCreateMyAddress(let userId):
+            try checkUser(userId)
+            let link = try await api { () async throws(ChatError) in try await createAddress() }
+            return .userContactLinkCreated(user: user, connLinkContact: link)
+        case .apiShowMyAddress(let userId):
+            try checkUser(userId)
+            return .userContactLink(
+                user: user, connLinkContact: try api { () throws(ChatError) in try existingAddress() })
+        case .apiDeleteMyAddress(let userId):
+            try checkUser(userId)
+            try await api { () async throws(ChatError) in try await deleteAddress() }
+            return .userContactLinkDeleted(user: user)
         case .apiRejectContact(let requestId):
             let request = try self.request(requestId)
             try await api { () async throws(ChatError) in try await rejectContact(request.localDisplayName) }

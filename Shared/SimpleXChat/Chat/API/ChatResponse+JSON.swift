@@ -44,6 +44,21 @@ extension ChatResponse {
                 ])
         case .sentConfirmation(let user, let connection), .sentInvitation(let user, let connection):
             return tagged(type, ["user": user.json, "connection": connection.json])
+        case .userContactLinkCreated(let user, let link):
+            return tagged(type, ["user": user.json, "connLinkContact": ["connFullLink": .string(link)]])
+        case .userContactLink(let user, let link):
+            // SimpleX `UserContactLink`: no short link, no business address or auto-accept here.
+            return tagged(
+                type,
+                [
+                    "user": user.json,
+                    "contactLink": [
+                        "connLinkContact": ["connFullLink": .string(link)], "shortLinkDataSet": false,
+                        "addressSettings": ["businessAddress": false],
+                    ],
+                ])
+        case .userContactLinkDeleted(let user):
+            return tagged(type, ["user": user.json])
         case .acceptingContactRequest(let user, let contact), .contactDeleted(let user, let contact):
             return tagged(type, ["user": user.json, "contact": contact.json])
         case .contactRequestRejected(let user, let request):

@@ -22,6 +22,12 @@ public enum ChatResponse: Equatable, Sendable {
     case sentConfirmation(user: ChatUser, connection: PendingContactConnection)
     /// Asking to connect on a contact address: the request is on its way.
     case sentInvitation(user: ChatUser, connection: PendingContactConnection)
+    /// The user's contact address was made (`/_address 1`).
+    case userContactLinkCreated(user: ChatUser, connLinkContact: String)
+    /// The user's contact address (`/_show_address 1`).
+    case userContactLink(user: ChatUser, connLinkContact: String)
+    /// The user's contact address was deleted (`/_delete_address 1`).
+    case userContactLinkDeleted(user: ChatUser)
     case acceptingContactRequest(user: ChatUser, contact: ChatContact)
     case contactRequestRejected(user: ChatUser, contactRequest: ChatContactRequest)
     case contactDeleted(user: ChatUser, contact: ChatContact)
@@ -57,6 +63,9 @@ public enum ChatResponse: Equatable, Sendable {
         case .invitation: "invitation"
         case .sentConfirmation: "sentConfirmation"
         case .sentInvitation: "sentInvitation"
+        case .userContactLinkCreated: "userContactLinkCreated"
+        case .userContactLink: "userContactLink"
+        case .userContactLinkDeleted: "userContactLinkDeleted"
         case .acceptingContactRequest: "acceptingContactRequest"
         case .contactRequestRejected: "contactRequestRejected"
         case .contactDeleted: "contactDeleted"
