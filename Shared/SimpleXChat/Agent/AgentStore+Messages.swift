@@ -58,19 +58,25 @@ extension AgentStore {
         guard
             let row = try row(
                 """
-                SELECT snd_message_id FROM snd_messages WHERE conn_id = ? AND status = 'pending' AND snd_message_id > ?
+                SELECT \(Self.sndMessageColumns) FROM snd_messages
+                WHERE conn_id = ? AND status = 'pending' AND snd_message_id > ?
                 ORDER BY snd_message_id LIMIT 1
                 """, [connection, sentNotRecorded[connection] ?? 0])
         else { return nil }
-        return try sndMessage(id: try value(row, "snd_message_id"))
+        return try sndMessage(row)
     }
 
     func sndMessage(id: Int64) throws(AgentError) -> SndMessage? {
         guard
             let row = try row(
-                "SELECT snd_message_id, server, snd_id, kind, agent_msg_id, body, conn_id FROM snd_messages WHERE snd_message_id = ?",
-                [id])
+                "SELECT \(Self.sndMessageColumns) FROM snd_messages WHERE snd_message_id = ?", [id])
         else { return nil }
+        return try sndMessage(row)
+    }
+
+    private static let sndMessageColumns = "snd_message_id, server, snd_id, kind, agent_msg_id, body, conn_id"
+
+    private func sndMessage(_ row: Row) throws(AgentError) -> SndMessage {
         do {
             let connection = try row.decode(String.self, at: 6)
             guard let kind = SndMessageKind(rawValue: try row.decode(String.self, at: 3)) else {
