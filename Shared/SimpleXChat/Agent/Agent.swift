@@ -112,12 +112,20 @@ public actor Agent {
 
     /// The relay client for `server`, kept here once connected so a command does not first hop
     /// into the pool's actor; a closed client (the agent stopping) is dropped and asked for again.
+    ///
+    /// Every command to a relay is sent from here on, so this is where the commits it may depend
+    /// on (the ratchet step of a message, a received message about to be acknowledged) are made
+    /// durable first (`DurableCommits`).
     func client(for server: SMPServerAddress) async throws(AgentError) -> SMPClient {
+        await store.durability.durable()
         if let client = clients[server] { return client }
         let client = try await pool.client(for: server)
         clients[server] = client
         return client
     }
+
+    /// How many times the WAL was synced before relay commands (tests).
+    var durableSyncs: Int { store.durability.syncs }
 
     func pickServer() throws(AgentError) -> SMPServerAddress {
         guard let server = config.servers.randomElement() else { throw .noServers }

@@ -53,10 +53,16 @@ final class AgentStore {
         return shared
     }
 
+    /// Commits are made durable before the relay commands that depend on them (`DurableCommits`).
+    let durability: DurableCommits
+
     init(path: String, secrets: AgentSecrets, now: @escaping () -> Date = Date.init) throws(AgentError) {
+        durability = DurableCommits(databasePath: path)
         do {
             database = try Database(path: path)
             try database.migrate(AgentSchema.migrations)
+            // NORMAL: a commit is in the WAL, not yet synced; `durability` syncs the WAL before
+            // anything that depends on the commit goes to a relay, once for many commits.
             try database.execute("PRAGMA synchronous = NORMAL")
             // Checkpoint every 8,000 WAL pages (32 MB) rather than SQLite's 1,000: a message
             // writes ~5 pages, mostly the same index leaves and connection rows again, which a
@@ -72,6 +78,7 @@ final class AgentStore {
     func close() {
         statements.removeAll()
         try? database.close()
+        durability.close()
     }
 
     private lazy var statements = StatementCache(database)
@@ -89,6 +96,7 @@ final class AgentStore {
                 }
                 return try body()
             }
+            durability.committed()
             clearDeferred()
             return result
         } catch let error as AgentError {
@@ -145,6 +153,8 @@ final class AgentStore {
 
     func run(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) {
         do { try statements.prepared(sql).execute(arguments: arguments) } catch { throw .store("\(error)") }
+        // Outside a transaction the statement committed on its own.
+        if !database.isInTransaction { durability.committed() }
     }
 
     func rows(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) -> [Row] {
