@@ -13,8 +13,10 @@ import Synchronization
 /// had already been told to delete.
 final class DurableCommits: Sendable {
     private struct State {
-        /// Commits made, and how many of them a finished sync covers.
-        var committed: UInt64 = 0
+        /// Commits made, and how many of them a finished sync covers. Counting starts at 1: an
+        /// earlier run of the process (killed, say) may have left commits in the WAL unsynced,
+        /// and a message it queued may be sent now.
+        var committed: UInt64 = 1
         var synced: UInt64 = 0
         var syncing = false
         var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
