@@ -27,6 +27,9 @@ public actor Agent {
     /// Connected relay clients (`client(for:)`).
     var clients: [SMPServerAddress: SMPClient] = [:]
 
+    /// How long `deleteConnection` lets messages already queued on the connection try to leave.
+    static let deliveryWaitOnDelete: Duration = .seconds(3)
+
     /// The largest message body `sendMessage` takes.
     public static let maxMessageBodySize = AgentCrypto.maxMessageBodySize
 
