@@ -182,11 +182,12 @@ extension Agent {
 
     /// Deletes a connection: its queues on the relays (DEL), then everything the agent kept.
     /// A relay that cannot be reached leaves the queue to expire there; nothing more is received.
-    public func deleteConnection(_ id: AgentConnectionID) async throws(AgentError) {
-        // Messages already queued on it (the chat's "contact deleted" notice) leave first, as
-        // SimpleX's delete waits for delivery; a relay that does not take them within a few
-        // seconds does not hold the deletion up.
-        if let worker = workers[id] {
+    /// `waitDelivery` (SimpleX's, for a contact told it is deleted): messages already queued on
+    /// the connection leave first; a relay that does not take them within a few seconds does not
+    /// hold the deletion up. Without it what is queued is dropped (a cancelled file's chunks).
+    public func deleteConnection(_ id: AgentConnectionID, waitDelivery: Bool = false) async throws(AgentError)
+    {
+        if waitDelivery, let worker = workers[id] {
             let timeout = Task {
                 try? await Task.sleep(for: Self.deliveryWaitOnDelete)
                 worker.cancel()

@@ -105,7 +105,7 @@ extension ChatController {
         let contact = try contact(named: name)
         if let id = contact.agentConnectionID {
             if contact.ready { _ = try? await agent.sendMessage(id, body: try encode(.directDel)) }
-            try? await agent.deleteConnection(id)
+            try? await agent.deleteConnection(id, waitDelivery: contact.ready)
         }
         try store.deleteContact(contact)
     }
