@@ -42,7 +42,7 @@ extension ChatController {
     /// The user's contact address, made on first use (`/ad`).
     public func contactAddress() async throws(ChatError) -> String {
         if let existing = try store.address(user) { return existing.link }
-        return try await createAddress()
+        return try await makeAddress()
     }
 
     /// The user's contact address as it is, without making one (`/sa`).
@@ -54,6 +54,11 @@ extension ChatController {
     /// Makes the user's contact address; one they have already is an error (`/_address 1`).
     public func createAddress() async throws(ChatError) -> String {
         guard try store.address(user) == nil else { throw .addressExists }
+        return try await makeAddress()
+    }
+
+    /// A new contact address for a user who has none.
+    private func makeAddress() async throws(ChatError) -> String {
         do {
             let (id, link) = try await agent.createContactAddress()
             try store.setAddress(user, agentConnectionID: id, link: link.description)

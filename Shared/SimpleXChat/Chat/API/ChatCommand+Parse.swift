@@ -10,8 +10,7 @@ extension ChatCommand {
         var s = CommandScanner(text)
         let command: ChatCommand
         if s.keyword("/_get chats") {
-            try s.expect(" ")
-            let userId = try s.decimal("a user id")
+            let userId = try Self.userId(&s)
             command = .apiGetChats(
                 userId: userId, pendingConnections: s.take(" pcc=") ? try s.onOff() : false)
         } else if s.keyword("/_get chat") {
@@ -63,14 +62,11 @@ extension ChatCommand {
             command = .apiAcceptContact(
                 incognito: incognito, contactReqId: try s.decimal("a contact request id"))
         } else if s.keyword("/_address") {
-            try s.expect(" ")
-            command = .apiCreateMyAddress(userId: try s.decimal("a user id"))
+            command = .apiCreateMyAddress(userId: try userId(&s))
         } else if s.keyword("/_show_address") {
-            try s.expect(" ")
-            command = .apiShowMyAddress(userId: try s.decimal("a user id"))
+            command = .apiShowMyAddress(userId: try userId(&s))
         } else if s.keyword("/_delete_address") {
-            try s.expect(" ")
-            command = .apiDeleteMyAddress(userId: try s.decimal("a user id"))
+            command = .apiDeleteMyAddress(userId: try userId(&s))
         } else if s.keyword("/_reject") {
             try s.expect(" ")
             command = .apiRejectContact(contactReqId: try s.decimal("a contact request id"))
@@ -78,11 +74,9 @@ extension ChatCommand {
             let ref = try chatRef(&s)
             command = .apiDeleteChat(ref, mode: try deleteMode(&s))
         } else if s.keyword("/_contacts") {
-            try s.expect(" ")
-            command = .apiListContacts(userId: try s.decimal("a user id"))
+            command = .apiListContacts(userId: try userId(&s))
         } else if s.keyword("/_set receipts contacts") {
-            try s.expect(" ")
-            let userId = try s.decimal("a user id")
+            let userId = try Self.userId(&s)
             let (enable, clear) = try receiptSettings(&s)
             command = .apiSetUserContactReceipts(userId: userId, enable: enable, clearOverrides: clear)
         } else if s.keyword("/set receipts contacts") {
@@ -102,8 +96,7 @@ extension ChatCommand {
             let contactId = try s.decimal("a contact id")
             command = .apiSetContactAlias(contactId: contactId, localAlias: s.take(" ") ? s.remainder() : "")
         } else if s.keyword("/_profile") {
-            try s.expect(" ")
-            let userId = try s.decimal("a user id")
+            let userId = try Self.userId(&s)
             try s.expect(" ")
             let json = try s.json("the profile")
             do { command = .apiUpdateProfile(userId: userId, profile: try Profile(json: json)) } catch {
@@ -127,6 +120,12 @@ extension ChatCommand {
         }
         try s.end()
         return command
+    }
+
+    /// A space, then a user id.
+    private static func userId(_ s: inout CommandScanner) throws(ChatCommandParseError) -> Int64 {
+        try s.expect(" ")
+        return try s.decimal("a user id")
     }
 
     /// A space, then a chat reference.
@@ -225,8 +224,7 @@ extension ChatCommand {
     }
 
     private static func connect(_ s: inout CommandScanner) throws(ChatCommandParseError) -> ChatCommand {
-        try s.expect(" ")
-        let userId = try s.decimal("a user id")
+        let userId = try Self.userId(&s)
         let incognito = s.take(" incognito=") ? try s.onOff() : false
         let link = s.take(" ") ? s.word() : ""
         return link.isEmpty
