@@ -13,12 +13,13 @@ func agentBenchmarkLines() async throws -> [String] {
     }
     var lines: [String] = []
     for connections in [1, 4, 16] {
-        let (messages, seconds, cpu) = try await agentThroughput(
+        let (messages, seconds, cpu, syncs) = try await agentThroughput(
             serverPath: serverPath, connections: connections, messages: 4_000)
         lines.append(
             "agent → relay → agent over \(connections) connection\(connections == 1 ? "" : "s"), 1 KB messages, each committed by the receiver "
                 + "before its ACK: \(grouped(Double(messages) / seconds)) msg/s (\(messages) in \(format(seconds, 2)) s; goal ≥ 2,000); "
-                + "CPU per message: both agents \(grouped(cpu.agents * 1e6 / Double(messages))) µs, relay \(grouped(cpu.relay * 1e6 / Double(messages))) µs"
+                + "CPU per message: both agents \(grouped(cpu.agents * 1e6 / Double(messages))) µs, relay \(grouped(cpu.relay * 1e6 / Double(messages))) µs; "
+                + "WAL syncs per message: sender \(format(Double(syncs.sender) / Double(messages), 2)), receiver \(format(Double(syncs.receiver) / Double(messages), 2))"
         )
     }
     return lines
@@ -27,7 +28,7 @@ func agentBenchmarkLines() async throws -> [String] {
 /// Alice sends `messages` 1 KB messages to Bob, spread over `connections` connections; Bob's
 /// app acknowledges each as it arrives. The relay runs in its own process, as users run it.
 private func agentThroughput(serverPath: String, connections: Int, messages: Int) async throws
-    -> (Int, Double, (agents: Double, relay: Double))
+    -> (Int, Double, (agents: Double, relay: Double), syncs: (sender: Int, receiver: Int))
 {
     let directory = try TemporaryDirectory("agent-bench")
     let relay = try RelayChild.initializedAndStarted(server: serverPath, config: directory.appending("relay"))
@@ -59,8 +60,10 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
         aliceIDs.append(aliceID)
     }
 
+    let startSyncs = (await alice.durableSyncs, await bob.durableSyncs)
     let start = ContinuousClock.now
     let startCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
+    if connections == 16 { PerfControl.enable() }
     let receiver = Task {
         var count = 0
         while count < messages, let event = await bobEvents.next() {
@@ -80,10 +83,12 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
         try await group.waitForAll()
     }
     let end = try await receiver.value
+    PerfControl.disable()
     let endCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
+    let syncs = (await alice.durableSyncs - startSyncs.0, await bob.durableSyncs - startSyncs.1)
     await alice.stop()
     await bob.stop()
     return (
-        messages, (end - start).seconds, (endCPU.process - startCPU.process, endCPU.server - startCPU.server)
+        messages, (end - start).seconds, (endCPU.process - startCPU.process, endCPU.server - startCPU.server), syncs
     )
 }

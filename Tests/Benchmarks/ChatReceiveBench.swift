@@ -54,7 +54,7 @@ func chatReceiveLines() async throws -> [String] {
 
     /// Alice sends `perConnection` messages on each connection while Bob is away; Bob starts and
     /// receives them all: how many arrived, in how many seconds.
-    func receiveAll() async throws -> (Int, Double) {
+    func receiveAll(profiled: Bool) async throws -> (Int, Double, cpu: (bob: Double, relay: Double)) {
         let (alice, aliceEvents) = try await open("alice")
         await alice.start()
         let names = try await alice.contacts().map(\.localDisplayName)
@@ -72,13 +72,17 @@ func chatReceiveLines() async throws -> [String] {
 
         let (bob, bobEvents) = try await open("bob")
         let start = ContinuousClock.now
+        let startCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
+        if profiled { PerfControl.enable() }
         await bob.start()
         let received = try await bobEvents.wait(for: total, idle: .seconds(10)) {
             if case .newItem = $0 { true } else { false }
         }
+        PerfControl.disable()
+        let endCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
         let seconds = ((bobEvents.lastMatch ?? .now) - start).seconds
         await bob.stop()
-        return (received, seconds)
+        return (received, seconds, (endCPU.process - startCPU.process, endCPU.server - startCPU.server))
     }
     /// Bob's delivery receipts to contacts on (SimpleX's default) or off (`/set receipts contacts`).
     func setReceipts(_ enable: Bool) async throws {
@@ -90,10 +94,10 @@ func chatReceiveLines() async throws -> [String] {
     // Receipts off first: decrypt, store, ACK. (Bob may stop with receipts still queued, which
     // would be sent during the next run.)
     try await setReceipts(false)
-    let (receivedQuietly, secondsQuietly) = try await receiveAll()
+    let (receivedQuietly, secondsQuietly, cpuQuietly) = try await receiveAll(profiled: true)
     // As SimpleX sends them by default: a delivery receipt back for each new message.
     try await setReceipts(true)
-    let (received, seconds) = try await receiveAll()
+    let (received, seconds, cpu) = try await receiveAll(profiled: false)
     let (agentReceived, agentSeconds) = try await agentReceiveThroughput(
         serverPath: serverPath, connections: connections, perConnection: perConnection)
     let commits = try durableCommitsPerSecond(in: directory.path)
@@ -101,15 +105,22 @@ func chatReceiveLines() async throws -> [String] {
         "receive pipeline, whole (relay delivery → per-queue decrypt → ratchet decrypt → agent commit → chat decode → chat item "
             + "stored → ACK with receipt), \(connections) connections, ~140-byte texts, durable commits (synchronous=FULL): "
             + "\(grouped(Double(received) / seconds)) msg/s (\(received) of \(total) in \(format(seconds, 2)) s, from start() "
-            + "including reconnecting; goal ≥ 5,000)",
+            + "including reconnecting; goal ≥ 5,000); \(cpuPerMessage(cpu, received))",
         "  the same with the receiver's delivery receipts off (decrypt, store, ACK only): "
             + "\(grouped(Double(receivedQuietly) / secondsQuietly)) msg/s (\(receivedQuietly) of \(total) in "
-            + "\(format(secondsQuietly, 2)) s; goal ≥ 5,000)",
+            + "\(format(secondsQuietly, 2)) s; goal ≥ 5,000); \(cpuPerMessage(cpuQuietly, receivedQuietly))",
         "  the agent alone in the same setup, its app acknowledging each message with a receipt: "
             + "\(grouped(Double(agentReceived) / agentSeconds)) msg/s (\(agentReceived) in \(format(agentSeconds, 2)) s); "
             + "this disk: \(grouped(commits)) durable commits/s, and a received message takes several (agent receive, chat item, "
             + "receipt queued, ACK recorded)",
     ]
+}
+
+/// CPU a message of the receiving process (its whole chat core and agent; the bench's waiting
+/// costs a little) and of the relay, over the receive phase.
+private func cpuPerMessage(_ cpu: (bob: Double, relay: Double), _ messages: Int) -> String {
+    let count = Double(max(messages, 1))
+    return "CPU per message: receiver \(grouped(cpu.bob * 1e6 / count)) µs, relay \(grouped(cpu.relay * 1e6 / count)) µs"
 }
 
 /// The agent's share of the pipeline: the same connections and preloaded queues, with the app

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs `body` in batches until at least `duration` has passed; returns operations per second.
 func operationsPerSecond(
     for duration: Duration = .seconds(1), batch: Int = 100, _ body: () throws -> Void
@@ -42,4 +44,19 @@ func format(_ value: Double, _ decimals: Int) -> String {
     let whole = scaled / Int(scale)
     let fraction = String(scaled % Int(scale))
     return "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
+}
+
+/// Profiling one phase: with SIMPLEX_BENCH_PERF_CTL naming the control fifo of
+/// `perf record --control=fifo:<ctl> -D -1`, the measured phases switch the recording on and off.
+enum PerfControl {
+    private static let path = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_PERF_CTL"]
+
+    static func enable() { write("enable\n") }
+    static func disable() { write("disable\n") }
+
+    private static func write(_ command: String) {
+        guard let path, let handle = FileHandle(forWritingAtPath: path) else { return }
+        handle.write(Data(command.utf8))
+        try? handle.close()
+    }
 }

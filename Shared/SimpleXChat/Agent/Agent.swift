@@ -127,8 +127,8 @@ public actor Agent {
         return client
     }
 
-    /// How many times the WAL was synced before relay commands (tests).
-    var durableSyncs: Int { store.durability.syncs }
+    /// How many times the WAL was synced before relay commands (tests and benchmarks).
+    public var durableSyncs: Int { store.durability.syncs }
 
     func pickServer() throws(AgentError) -> SMPServerAddress {
         guard let server = config.servers.randomElement() else { throw .noServers }
