@@ -7,8 +7,16 @@
 public enum AgentSchema {
     /// Every migration of the agent database. Append only; never edit a shipped entry.
     public static let migrations: [Migration] = [
-        Migration("20261129_agent_initial", sql: initial)
+        Migration("20261129_agent_initial", sql: initial),
+        Migration("20261203_acknowledged_bodies", sql: acknowledgedBodies),
     ]
+
+    /// The second migration: a received message's body is dropped once the app has acknowledged
+    /// it (`AgentStore.setUserAck`); bodies kept by earlier versions go now. With secure_delete
+    /// the freed bytes are overwritten, so text the user deleted in the chat is gone from here too.
+    static let acknowledgedBodies = """
+        UPDATE rcv_messages SET body = x'' WHERE user_ack = 1 AND length(body) > 0;
+        """
 
     static let initial = """
         CREATE TABLE connections (

@@ -177,17 +177,23 @@ extension AgentStore {
         return hashes.first
     }
 
+    /// The app has processed the message. Its body is dropped then: it is delivered again only
+    /// while unacknowledged, and kept longer it would outlive the chat item (a message deleted
+    /// by the user or by its timer would still be readable here). The row stays, for duplicates.
     func setUserAck(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) {
         try run(
-            "UPDATE rcv_messages SET user_ack = 1 WHERE conn_id = ? AND agent_msg_id = ?",
+            "UPDATE rcv_messages SET user_ack = 1, body = x'' WHERE conn_id = ? AND agent_msg_id = ?",
             [connection, agentMsgID])
     }
 
-    /// The relay has been told (and, `byApp`, the app has processed the message): a deferred write.
+    /// The relay has been told (and, `byApp`, the app has processed the message, whose body is
+    /// dropped as in `setUserAck`): a deferred write.
     func setAcknowledged(connection: AgentConnectionID, serverMsgID: [UInt8], byApp: Bool) {
         deferWrite(
             """
-            UPDATE rcv_messages SET relay_ack = 1, user_ack = user_ack OR ? WHERE conn_id = ? AND server_msg_id = ? AND relay_ack = 0
+            UPDATE rcv_messages SET relay_ack = 1, user_ack = user_ack OR ?1,
+              body = CASE WHEN user_ack OR ?1 THEN x'' ELSE body END
+            WHERE conn_id = ?2 AND server_msg_id = ?3 AND relay_ack = 0
             """, [byApp, connection, serverMsgID])
         let key = RelayAck(connection: connection, serverMsgID: serverMsgID)
         acksNotRecorded[key] = (acksNotRecorded[key] ?? false) || byApp
