@@ -111,8 +111,6 @@ extension Agent {
                 agentVersion: AgentVersions.agent.max,
                 content: .invitation(connectionRequest: link, connInfo: connInfo))
             body = try ClientMessage(privateHeader: .empty, envelope: envelope).encoded()
-        } catch let error as AgentError {
-            throw error
         } catch {
             throw .crypto("cannot make the contact request: \(error)")
         }

@@ -217,35 +217,41 @@ extension Agent {
     /// goes on while the app handles its other connections.
     private func sendAck(_ ack: PendingRelayAck) {
         Task {
-            await self.acknowledge(queue: ack.queue, serverMsgID: ack.serverMsgID, agentMsgID: ack.agentMsgID)
+            await self.acknowledge(
+                queue: ack.queue, serverMsgID: ack.serverMsgID, stored: ack.agentMsgID, byApp: true)
         }
     }
 
-    /// ACK to the relay, then one write for both acknowledgements; the next message the relay
-    /// returns is processed at once. Lost after the ACK, the write only means the app may see
-    /// the message again after a restart, which it ignores by its id; a relay that is away
-    /// delivers the message again after resubscribing, and it is then acknowledged silently.
-    func acknowledge(queue: RcvQueue, serverMsgID: [UInt8], agentMsgID: Int64? = nil) async {
+    /// ACK to the relay, then one write for both acknowledgements of the stored message
+    /// (`stored`, its agent message id; `byApp` when the app acknowledged it); the next message
+    /// the relay returns is processed at once. Lost after the ACK, the write only means the app
+    /// may see the message again after a restart, which it ignores by its id; a relay that is
+    /// away delivers the message again after resubscribing, and it is then acknowledged silently.
+    func acknowledge(queue: RcvQueue, serverMsgID: [UInt8], stored: Int64? = nil, byApp: Bool = false) async {
         do {
             let client = try await client(for: queue.server)
             let next = try await client.ack(
                 recipientID: queue.recipientID, key: queue.authKey, messageID: serverMsgID)
-            store.setAcknowledged(
-                connection: queue.connectionID, serverMsgID: serverMsgID, byApp: agentMsgID != nil)
-            scheduleFlush()
+            recordAcknowledged(queue: queue, serverMsgID: serverMsgID, stored: stored, byApp: byApp)
             if let next { await process(next, on: queue.server, recipientID: queue.recipientID) }
         } catch let error as SMPClientError where error == .server(.noMsg) {
             // Already acknowledged (a retry after a lost reply).
-            store.setAcknowledged(
-                connection: queue.connectionID, serverMsgID: serverMsgID, byApp: agentMsgID != nil)
-            scheduleFlush()
+            recordAcknowledged(queue: queue, serverMsgID: serverMsgID, stored: stored, byApp: byApp)
         } catch {
             // Left for redelivery; the app's acknowledgement still counts, so the message comes
             // back only to be acknowledged on the relay, not to be shown again.
-            if let agentMsgID {
-                try? store.setUserAck(connection: queue.connectionID, agentMsgID: agentMsgID)
+            if byApp, let stored {
+                try? store.setUserAck(connection: queue.connectionID, agentMsgID: stored)
             }
         }
+    }
+
+    private func recordAcknowledged(queue: RcvQueue, serverMsgID: [UInt8], stored: Int64?, byApp: Bool) {
+        // Nothing stored (a quota marker, a message that could not be opened): nothing to record.
+        guard let stored else { return }
+        store.setAcknowledged(
+            connection: queue.connectionID, agentMsgID: stored, serverMsgID: serverMsgID, byApp: byApp)
+        scheduleFlush()
     }
 }
 

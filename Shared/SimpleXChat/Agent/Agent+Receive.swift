@@ -102,7 +102,9 @@ extension Agent {
             return
         }
         for event in outcome.events { emit(event) }
-        if outcome.acknowledgeNow { await acknowledge(queue: queue, serverMsgID: delivered.messageID) }
+        if outcome.acknowledgeNow {
+            await acknowledge(queue: queue, serverMsgID: delivered.messageID, stored: outcome.stored)
+        }
         if let reply = outcome.kick { kick(reply) }
     }
 
@@ -111,6 +113,9 @@ extension Agent {
         /// False for an A_MSG: the app acknowledges it.
         var acknowledgeNow = true
         var kick: AgentConnectionID?
+        /// The agent message id of the stored row this delivery is (`rcv_messages`), whose
+        /// relay acknowledgement is then recorded.
+        var stored: Int64?
     }
 
     /// Everything about one SEND body that needs no network: decrypt, check, commit. Runs without
@@ -170,7 +175,8 @@ extension Agent {
         // ACKed on the relay too: the same bytes were sent again — a replay.
         return ReceiveOutcome(
             events: earlier.relayAck
-                ? [.receiveFailed(connection: earlier.connectionID, reason: .duplicate)] : [])
+                ? [.receiveFailed(connection: earlier.connectionID, reason: .duplicate)] : [],
+            stored: earlier.agentMsgID)
     }
 
     private func confirmation(
@@ -264,7 +270,7 @@ extension Agent {
             record.lastRcvHash = hash
         }
         record.ratchet = AgentCrypto.sealRatchet(ratchet, store: store, connection: record.id)
-        var outcome = ReceiveOutcome()
+        var outcome = ReceiveOutcome(stored: header.sndMsgID)
         var appBody: [UInt8] = []
         var delivered: [Int64] = []
         switch content {

@@ -9,7 +9,15 @@ public enum AgentSchema {
     public static let migrations: [Migration] = [
         Migration("20261129_agent_initial", sql: initial),
         Migration("20261203_acknowledged_bodies", sql: acknowledgedBodies),
+        Migration("20261203_rcv_acks_by_id", sql: rcvAcksByID),
     ]
+
+    /// The third migration: a relay acknowledgement is recorded by the message's agent id
+    /// (`idx_rcv_messages_agent_msg_id`), so the partial index that found it by the relay's id
+    /// goes: one index fewer to write with every received message and every acknowledgement.
+    static let rcvAcksByID = """
+        DROP INDEX idx_rcv_messages_relay_unacked;
+        """
 
     /// The second migration: a received message's body is dropped once the app has acknowledged
     /// it (`AgentStore.setUserAck`); bodies kept by earlier versions go now. With secure_delete

@@ -188,16 +188,19 @@ extension AgentStore {
 
     /// The relay has been told (and, `byApp`, the app has processed the message, whose body is
     /// dropped as in `setUserAck`): a deferred write.
-    func setAcknowledged(connection: AgentConnectionID, serverMsgID: [UInt8], byApp: Bool) {
-        deferWrite(
-            """
-            UPDATE rcv_messages SET relay_ack = 1, user_ack = user_ack OR ?1,
-              body = CASE WHEN user_ack OR ?1 THEN x'' ELSE body END
-            WHERE conn_id = ?2 AND server_msg_id = ?3 AND relay_ack = 0
-            """, [byApp, connection, serverMsgID])
+    func setAcknowledged(connection: AgentConnectionID, agentMsgID: Int64, serverMsgID: [UInt8], byApp: Bool) {
+        deferWrite(Self.relayAcknowledged, [byApp, connection, agentMsgID, serverMsgID])
         let key = RelayAck(connection: connection, serverMsgID: serverMsgID)
         acksNotRecorded[key] = (acksNotRecorded[key] ?? false) || byApp
     }
+
+    /// `setAcknowledged`'s write: the row found by its agent message id (indexed), told apart
+    /// from a repeated id by the relay's.
+    static let relayAcknowledged = """
+        UPDATE rcv_messages SET relay_ack = 1, user_ack = user_ack OR ?1,
+          body = CASE WHEN user_ack OR ?1 THEN x'' ELSE body END
+        WHERE conn_id = ?2 AND agent_msg_id = ?3 AND server_msg_id = ?4 AND relay_ack = 0
+        """
 
     /// A row as stored, with an acknowledgement not yet written applied.
     private func rcvMessage(_ row: Row) throws(AgentError) -> RcvMessage {

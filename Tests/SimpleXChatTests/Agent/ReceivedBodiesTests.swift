@@ -62,7 +62,7 @@ import TestSupport
         #expect(chatDatabase.range(of: Data(kept.utf8)) != nil)
     }
 
-    @Test func bodiesAcknowledgedBeforeThisVersionAreDroppedByTheMigration() throws {
+    @Test func earlierDatabasesLoseAcknowledgedBodiesAndAcknowledgeByTheAgentIdIndex() throws {
         let directory = try TemporaryDirectory("received-bodies")
         let path = directory.appending("agent.db")
         let database = try Database(path: path)
@@ -82,5 +82,15 @@ import TestSupport
             .map { [try $0.decode(Int64.self, at: 0), try $0.decode(Int64.self, at: 1)] }
         // The acknowledged one is emptied; the one the app has not seen yet keeps its body.
         #expect(bodies == [[1, 0], [2, 6]])
+
+        // The relay's acknowledgement of the other finds its row through the agent id index
+        // (the index by the relay's id is gone), and drops the body with it.
+        let plan = try database.fetchAll("EXPLAIN QUERY PLAN " + AgentStore.relayAcknowledged, arguments: [true, "c1", 2, [UInt8]([2])])
+            .map { try $0.decode(String.self, at: 3) }
+        #expect(plan == ["SEARCH rcv_messages USING INDEX idx_rcv_messages_agent_msg_id (conn_id=? AND agent_msg_id=?)"])
+        #expect(try database.fetchAll("SELECT name FROM sqlite_master WHERE name = 'idx_rcv_messages_relay_unacked'").isEmpty)
+        try database.execute(AgentStore.relayAcknowledged, arguments: [true, "c1", 2, [UInt8]([2])])
+        let row = try #require(try database.fetchAll("SELECT relay_ack, user_ack, length(body) FROM rcv_messages WHERE agent_msg_id = 2").first)
+        #expect(try (0..<3).map { try row.decode(Int64.self, at: $0) } == [1, 1, 0])
     }
 }
