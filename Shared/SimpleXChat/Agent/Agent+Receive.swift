@@ -76,7 +76,7 @@ extension Agent {
     /// to the app (A_MSG, acknowledged on the relay when the app acknowledges it) or handled
     /// here and acknowledged at once.
     func process(_ delivered: SMPDeliveredMessage, on server: SMPServerAddress, recipientID: EntityID) async {
-        guard !ended.contains(QueueAddress(server: server, id: recipientID)),
+        guard !stopped, !ended.contains(QueueAddress(server: server, id: recipientID)),
             let queue = try? store.rcvQueue(server: server, recipientID: recipientID)
         else { return }
         let received: ReceivedMessageBody
@@ -84,28 +84,61 @@ extension Agent {
             received = try SMPClient.decryptMessage(
                 delivered.encryptedBody, messageID: delivered.messageID, sharedKey: queue.messageKey)
         } catch {
-            emit(.receiveFailed(connection: queue.connectionID, reason: .decryption("relay layer: \(error)")))
-            return await acknowledge(queue: queue, serverMsgID: delivered.messageID)
+            return failed(queue, delivered, .decryption("relay layer: \(error)"))
         }
         guard case .message(_, let body) = received.content else {
             // The quota marker: the sender may continue; nothing for the app.
-            return await acknowledge(queue: queue, serverMsgID: delivered.messageID)
+            return afterCommit(of: nil) { [self] in acknowledgeLater(queue, delivered.messageID, stored: nil) }
         }
         let outcome: ReceiveOutcome
+        let batch: UInt64
         do {
-            outcome = try receive(body, on: queue, serverMsgID: delivered.messageID)
+            (outcome, batch) = try store.batched { try receive(body, on: queue, serverMsgID: delivered.messageID) }
         } catch let failure as AgentReceiveFailure {
-            emit(.receiveFailed(connection: queue.connectionID, reason: failure))
-            return await acknowledge(queue: queue, serverMsgID: delivered.messageID)
+            return failed(queue, delivered, failure)
         } catch {
             // The store failed: leave the message on the relay, it comes again after a restart.
             return
         }
-        for event in outcome.events { emit(event) }
-        if outcome.acknowledgeNow {
-            await acknowledge(queue: queue, serverMsgID: delivered.messageID, stored: outcome.stored)
+        // Committed together with the messages processed next (group commit); what the message
+        // leads to waits for that commit.
+        afterCommit(of: batch) { [self] in
+            for event in outcome.events { emit(event) }
+            if outcome.acknowledgeNow { acknowledgeLater(queue, delivered.messageID, stored: outcome.stored) }
+            if let reply = outcome.kick { kick(reply) }
         }
-        if let reply = outcome.kick { kick(reply) }
+    }
+
+    /// A message that cannot be opened: reported, and acknowledged so the next one comes (in
+    /// order with the effects of the messages before it).
+    private func failed(_ queue: RcvQueue, _ delivered: SMPDeliveredMessage, _ reason: AgentReceiveFailure) {
+        afterCommit(of: nil) { [self] in
+            emit(.receiveFailed(connection: queue.connectionID, reason: reason))
+            acknowledgeLater(queue, delivered.messageID, stored: nil)
+        }
+    }
+
+    private func acknowledgeLater(_ queue: RcvQueue, _ serverMsgID: [UInt8], stored: Int64?) {
+        Task { await self.acknowledge(queue: queue, serverMsgID: serverMsgID, stored: stored) }
+    }
+
+    /// Runs `effect` once batch `batch` (the received messages' writes it depends on, if any)
+    /// is committed, in order with the effects before it; dropped if that commit failed.
+    func afterCommit(of batch: UInt64?, _ effect: @escaping () -> Void) {
+        pendingEffects.append((batch, effect))
+        guard !batchCommitScheduled else { return }
+        batchCommitScheduled = true
+        // Behind the jobs already waiting on the actor (more messages, often), which join the batch.
+        Task { self.finishBatch() }
+    }
+
+    /// Commits the batch of received messages and runs what waited for it.
+    func finishBatch() {
+        batchCommitScheduled = false
+        store.commitBatch()
+        let effects = pendingEffects
+        pendingEffects = []
+        for (batch, effect) in effects where !(batch.map { store.batchFailed($0) } ?? false) { effect() }
     }
 
     struct ReceiveOutcome {

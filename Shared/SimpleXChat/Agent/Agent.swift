@@ -24,6 +24,10 @@ public actor Agent {
     var stopped = false
     /// A flush of the store's deferred bookkeeping writes is due (`scheduleFlush`).
     var flushScheduled = false
+    /// What received messages lead to (events, ACKs), waiting for their batch to commit
+    /// (`afterCommit`), and whether that commit is scheduled.
+    var pendingEffects: [(batch: UInt64?, run: () -> Void)] = []
+    var batchCommitScheduled = false
     /// Connected relay clients (`client(for:)`).
     var clients: [SMPServerAddress: SMPClient] = [:]
 
@@ -82,6 +86,9 @@ public actor Agent {
     /// delivered again by the relays next time).
     public func stop() async {
         guard !stopped else { return }
+        // What is processed is committed and reported; its ACKs fail once the relays are
+        // closed, and those messages come again next time, to be acknowledged then.
+        finishBatch()
         stopped = true
         for worker in workers.values { worker.cancel() }
         for worker in workers.values { await worker.value }

@@ -76,6 +76,7 @@ final class AgentStore {
     }
 
     func close() {
+        commitBatch()
         statements.removeAll()
         try? database.close()
         durability.close()
@@ -87,8 +88,12 @@ final class AgentStore {
     /// rolls everything back (the deferred writes stay deferred).
     func transaction<T>(_ body: () throws(AgentError) -> T) throws(AgentError) -> T {
         // Inside another: joins it (`Database.transaction`); the outermost applies the deferred
-        // writes and, once committed, forgets them.
-        if database.isInTransaction { return try body() }
+        // writes and, once committed, forgets them. The open batch of received messages is not
+        // one to join from outside: it is committed first.
+        if database.isInTransaction {
+            guard batchOpen && !inBatchedBody else { return try body() }
+            commitBatch()
+        }
         do {
             let result = try database.transaction { () throws -> T in
                 for write in deferredWrites {
@@ -104,6 +109,75 @@ final class AgentStore {
         } catch {
             throw .store("\(error)")
         }
+    }
+
+    // MARK: Received messages committed together
+
+    /// A transaction kept open for received messages (a group commit): each message's writes go
+    /// in a savepoint of it (`batched`), and it commits when the agent has processed the
+    /// messages already waiting (`commitBatch`), or before any other transaction, which does not
+    /// join it. Nothing that depends on its writes may leave the process before then.
+    private(set) var batchOpen = false
+    /// A `batched` body is running: its transactions join the batch.
+    private var inBatchedBody = false
+    /// The current (or last) batch; batches whose commit failed, so their writes are gone.
+    private(set) var batchNumber: UInt64 = 0
+    private var failedBatches: Set<UInt64> = []
+
+    /// Runs `body` with its writes in the open batch (opening one), in a savepoint: a failure
+    /// undoes its own writes only. Returns the batch they are in.
+    func batched<T>(_ body: () throws -> T) throws -> (result: T, batch: UInt64) {
+        if !batchOpen {
+            do {
+                try database.execute("BEGIN IMMEDIATE")
+                for write in deferredWrites {
+                    try statements.prepared(write.sql).execute(arguments: write.arguments)
+                }
+            } catch {
+                if database.isInTransaction { try? database.execute("ROLLBACK") }
+                throw AgentError.store("\(error)")
+            }
+            batchOpen = true
+            batchNumber += 1
+        }
+        do { try database.execute("SAVEPOINT received") } catch { throw AgentError.store("\(error)") }
+        inBatchedBody = true
+        defer { inBatchedBody = false }
+        do {
+            let result = try body()
+            try database.execute("RELEASE received")
+            return (result, batchNumber)
+        } catch {
+            try? database.execute("ROLLBACK TO received")
+            try? database.execute("RELEASE received")
+            throw error
+        }
+    }
+
+    /// Commits the open batch, if any. False when the commit failed: its writes are rolled
+    /// back, and `batchFailed` says so for its number.
+    @discardableResult
+    func commitBatch() -> Bool {
+        guard batchOpen else { return true }
+        batchOpen = false
+        do {
+            try database.execute("COMMIT")
+        } catch {
+            if database.isInTransaction { try? database.execute("ROLLBACK") }
+            failedBatches.insert(batchNumber)
+            return false
+        }
+        durability.committed()
+        clearDeferred()
+        return true
+    }
+
+    /// Whether batch `number`'s commit failed; forgets the failures up to it.
+    func batchFailed(_ number: UInt64) -> Bool {
+        guard !failedBatches.isEmpty else { return false }
+        let failed = failedBatches.contains(number)
+        failedBatches = failedBatches.filter { $0 > number }
+        return failed
     }
 
     // MARK: Deferred bookkeeping
