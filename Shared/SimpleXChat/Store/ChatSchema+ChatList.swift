@@ -1,4 +1,11 @@
 extension ChatSchema {
+    /// The seventh migration: an index a later one made redundant, written with every item for
+    /// nothing. A contact's items are found (for the cascade when it is deleted) through
+    /// `idx_chat_items_agent_msg_id (contact_id, agent_msg_id)`, which leads with contact_id too.
+    static let redundantIndexes = """
+        DROP INDEX idx_chat_items_contact_id;
+        """
+
     /// The sixth migration: delivery receipts become a setting. Users made before it had
     /// receipts sent for every message whatever the column said; they keep receipts on.
     static let receipts = """

@@ -16,6 +16,7 @@ public enum ChatSchema {
         Migration("20261130_reading", sql: reading),
         Migration("20261201_chat_list_unread", sql: chatListUnread),
         Migration("20261202_receipts", sql: receipts),
+        Migration("20261203_redundant_indexes", sql: redundantIndexes),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

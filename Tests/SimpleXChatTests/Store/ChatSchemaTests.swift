@@ -136,6 +136,27 @@ import Testing
         #expect(try ids(ChatSchema.Paging.bySharedMsgId, .init(named: shared)) == [bobItems[7]])
     }
 
+    /// Deleting a contact cascades to its items and connections: each found through an index
+    /// that leads with contact_id, not by scanning every chat's items.
+    @Test func aContactsItemsAndConnectionsAreFoundByIndexForTheCascade() throws {
+        let dir = try TemporaryDirectory("store")
+        let database = try ChatSchema.openChatDatabase(path: dir.appending("chat.db"))
+        for analyzed in [false, true] {
+            if analyzed { try database.execute("ANALYZE") }
+            for (sql, index) in [
+                ("DELETE FROM chat_items WHERE contact_id = ?", "idx_chat_items_agent_msg_id (contact_id=?)"),
+                ("DELETE FROM connections WHERE contact_id = ?", "idx_connections_contact_state (contact_id=?)"),
+            ] {
+                let plan = try database.fetchAll("EXPLAIN QUERY PLAN " + sql, arguments: [1])
+                    .map { try $0.decode(String.self, at: 3) }.joined(separator: "; ")
+                #expect(plan.hasPrefix("SEARCH") && plan.contains(index), "\(sql): \(plan)")
+            }
+        }
+        let indexes = try database.fetchAll("SELECT name FROM sqlite_master WHERE type = 'index'")
+            .map { try $0.decode(String.self, at: 0) }
+        #expect(!indexes.contains("idx_chat_items_contact_id") && !indexes.contains("idx_connections_contact_id"))
+    }
+
     /// The plan is the scaling argument: a SEARCH on the index reads only the page, a SCAN of
     /// chat_items or a temporary sort would read the whole history of every chat.
     @Test(arguments: [
