@@ -47,3 +47,10 @@ extension AgentStore {
         return try sndMessage(id: id)
     }
 }
+
+extension Agent {
+    /// Test hook: the next commit of received messages fails and is rolled back, as a full disk
+    /// would make it; none of them may reach the app, and all must come again later.
+    @_spi(Testing)
+    public func failNextReceivedCommit() { store.failNextBatchCommit = true }
+}

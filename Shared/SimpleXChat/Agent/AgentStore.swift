@@ -123,6 +123,8 @@ final class AgentStore {
     /// The current (or last) batch; batches whose commit failed, so their writes are gone.
     private(set) var batchNumber: UInt64 = 0
     private var failedBatches: Set<UInt64> = []
+    /// Test hook: the next batch commit fails (rolled back), as a full disk would make it.
+    var failNextBatchCommit = false
 
     /// Runs `body` with its writes in the open batch (opening one), in a savepoint: a failure
     /// undoes its own writes only. Returns the batch they are in.
@@ -161,6 +163,10 @@ final class AgentStore {
         guard batchOpen else { return true }
         batchOpen = false
         do {
+            if failNextBatchCommit {
+                failNextBatchCommit = false
+                throw AgentError.store("the batch commit failed (test hook)")
+            }
             try database.execute("COMMIT")
         } catch {
             if database.isInTransaction { try? database.execute("ROLLBACK") }
@@ -172,12 +178,12 @@ final class AgentStore {
         return true
     }
 
-    /// Whether batch `number`'s commit failed; forgets the failures up to it.
+    /// Whether batch `number`'s commit failed (asked for each effect of it, in batch order);
+    /// forgets the failures of earlier batches.
     func batchFailed(_ number: UInt64) -> Bool {
         guard !failedBatches.isEmpty else { return false }
-        let failed = failedBatches.contains(number)
-        failedBatches = failedBatches.filter { $0 > number }
-        return failed
+        failedBatches = failedBatches.filter { $0 >= number }
+        return failedBatches.contains(number)
     }
 
     // MARK: Deferred bookkeeping

@@ -84,12 +84,15 @@ struct AgentStoreBatchTests {
                 """)
         }.batch
         #expect(!store.commitBatch())
+        // Asked for each message of the batch: each is told.
         #expect(store.batchFailed(batch))
-        #expect(!store.batchFailed(batch))  // reported once
+        #expect(store.batchFailed(batch))
         #expect(try committed(path) == ["before"])
         // The store goes on.
-        _ = try store.batched { try insert("after", store) }
+        let after = try store.batched { try insert("after", store) }.batch
+        #expect(after == batch + 1)
         #expect(store.commitBatch())
+        #expect(!store.batchFailed(after))
         #expect(try committed(path) == ["after", "before"])
         store.close()
     }
