@@ -8,12 +8,32 @@ extension Agent {
     /// Encrypts a message and puts it in the connection's persistent send queue; it leaves when
     /// the relay is reachable, in order, retried until the relay accepts it (SimpleX `SEND`).
     /// Returns its id on this connection (the `sent` and `delivered` events carry it).
+    ///
+    /// Returns once the message is committed. Messages sent together (several chats at once)
+    /// share one commit: each is written in a savepoint of the open batch, which commits when
+    /// the sends already waiting have joined it (`AgentStore.batched`).
     @discardableResult
-    public func sendMessage(_ id: AgentConnectionID, body: [UInt8]) throws(AgentError) -> Int64 {
+    public func sendMessage(_ id: AgentConnectionID, body: [UInt8]) async throws(AgentError) -> Int64 {
         guard body.count <= Self.maxMessageBodySize else {
             throw .state("message of \(body.count) bytes, the limit is \(Self.maxMessageBodySize)")
         }
-        let agentMsgID = try enqueueMessage(id, .message(body: body), kind: .message)
+        let agentMsgID: Int64
+        let batch: UInt64
+        do {
+            (agentMsgID, batch) = try store.batched { () throws(AgentError) -> Int64 in
+                try enqueueMessage(id, .message(body: body), kind: .message)
+            }
+        } catch let error as AgentError {
+            throw error
+        } catch {
+            throw .store("\(error)")
+        }
+        let committed = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            afterCommit(of: batch, failed: { continuation.resume(returning: false) }) {
+                continuation.resume(returning: true)
+            }
+        }
+        guard committed else { throw .store("the message to \(id) could not be stored") }
         kick(id)
         return agentMsgID
     }

@@ -122,10 +122,10 @@ extension Agent {
         Task { await self.acknowledge(queue: queue, serverMsgID: serverMsgID, stored: stored) }
     }
 
-    /// Runs `effect` once batch `batch` (the received messages' writes it depends on, if any)
-    /// is committed, in order with the effects before it; dropped if that commit failed.
-    func afterCommit(of batch: UInt64?, _ effect: @escaping () -> Void) {
-        pendingEffects.append((batch, effect))
+    /// Runs `effect` once batch `batch` (the writes it depends on, if any) is committed, in
+    /// order with the effects before it; if that commit failed, `failed` runs instead.
+    func afterCommit(of batch: UInt64?, failed: (() -> Void)? = nil, _ effect: @escaping () -> Void) {
+        pendingEffects.append((batch, effect, failed))
         guard !batchCommitScheduled else { return }
         batchCommitScheduled = true
         // Behind the jobs already waiting on the actor (more messages, often), which join the batch.
@@ -138,7 +138,9 @@ extension Agent {
         store.commitBatch()
         let effects = pendingEffects
         pendingEffects = []
-        for (batch, effect) in effects where !(batch.map { store.batchFailed($0) } ?? false) { effect() }
+        for (batch, effect, failed) in effects {
+            if let batch, store.batchFailed(batch) { failed?() } else { effect() }
+        }
     }
 
     struct ReceiveOutcome {

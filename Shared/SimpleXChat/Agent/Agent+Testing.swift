@@ -49,8 +49,8 @@ extension AgentStore {
 }
 
 extension Agent {
-    /// Test hook: the next commit of received messages fails and is rolled back, as a full disk
-    /// would make it; none of them may reach the app, and all must come again later.
+    /// Test hook: the next group commit (of received or sent messages) fails and is rolled
+    /// back, as a full disk would make it; none of its messages may reach the app or the relay.
     @_spi(Testing)
-    public func failNextReceivedCommit() { store.failNextBatchCommit = true }
+    public func failNextGroupCommit() { store.failNextBatchCommit = true }
 }

@@ -24,9 +24,9 @@ public actor Agent {
     var stopped = false
     /// A flush of the store's deferred bookkeeping writes is due (`scheduleFlush`).
     var flushScheduled = false
-    /// What received messages lead to (events, ACKs), waiting for their batch to commit
-    /// (`afterCommit`), and whether that commit is scheduled.
-    var pendingEffects: [(batch: UInt64?, run: () -> Void)] = []
+    /// What received (and sent) messages lead to (events, ACKs, the sender's return), waiting
+    /// for their batch to commit (`afterCommit`), and whether that commit is scheduled.
+    var pendingEffects: [(batch: UInt64?, run: () -> Void, failed: (() -> Void)?)] = []
     var batchCommitScheduled = false
     /// Connected relay clients (`client(for:)`).
     var clients: [SMPServerAddress: SMPClient] = [:]

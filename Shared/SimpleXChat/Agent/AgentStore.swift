@@ -88,7 +88,7 @@ final class AgentStore {
     /// rolls everything back (the deferred writes stay deferred).
     func transaction<T>(_ body: () throws(AgentError) -> T) throws(AgentError) -> T {
         // Inside another: joins it (`Database.transaction`); the outermost applies the deferred
-        // writes and, once committed, forgets them. The open batch of received messages is not
+        // writes and, once committed, forgets them. The open batch of messages is not
         // one to join from outside: it is committed first.
         if database.isInTransaction {
             guard batchOpen && !inBatchedBody else { return try body() }
@@ -111,12 +111,12 @@ final class AgentStore {
         }
     }
 
-    // MARK: Received messages committed together
+    // MARK: Messages committed together
 
-    /// A transaction kept open for received messages (a group commit): each message's writes go
-    /// in a savepoint of it (`batched`), and it commits when the agent has processed the
-    /// messages already waiting (`commitBatch`), or before any other transaction, which does not
-    /// join it. Nothing that depends on its writes may leave the process before then.
+    /// A transaction kept open for received and sent messages (a group commit): each message's
+    /// writes go in a savepoint of it (`batched`), and it commits when the agent has processed
+    /// the messages already waiting (`commitBatch`), or before any other transaction, which does
+    /// not join it. Nothing that depends on its writes may leave the process before then.
     private(set) var batchOpen = false
     /// A `batched` body is running: its transactions join the batch.
     private var inBatchedBody = false
@@ -142,16 +142,16 @@ final class AgentStore {
             batchOpen = true
             batchNumber += 1
         }
-        do { try database.execute("SAVEPOINT received") } catch { throw AgentError.store("\(error)") }
+        do { try database.execute("SAVEPOINT batched") } catch { throw AgentError.store("\(error)") }
         inBatchedBody = true
         defer { inBatchedBody = false }
         do {
             let result = try body()
-            try database.execute("RELEASE received")
+            try database.execute("RELEASE batched")
             return (result, batchNumber)
         } catch {
-            try? database.execute("ROLLBACK TO received")
-            try? database.execute("RELEASE received")
+            try? database.execute("ROLLBACK TO batched")
+            try? database.execute("RELEASE batched")
             throw error
         }
     }

@@ -9,7 +9,7 @@ import TestSupport
 /// Received messages are committed together (`AgentStore.batched`); what they lead to waits for
 /// that commit. Two agents in this process, a real relay.
 @Suite struct AgentGroupCommitTests {
-    @Test func messagesWhoseCommitFailedReachTheAppOnceAfterARestartAndNoneBefore() async throws {
+    @Test func messagesWhoseCommitFailedAreNeitherShownNorSentAndComeOnceLater() async throws {
         let relay = try await RelayProcess()
         let directory = try TemporaryDirectory("agent-group-commit")
         let address = try SMPServerAddress(relay.address)
@@ -68,7 +68,7 @@ import TestSupport
         }
 
         bob = try await open(1)
-        await bob.failNextReceivedCommit()
+        await bob.failNextGroupCommit()
         await bob.start()
         await receive(bob, for: .seconds(2))
         #expect(received.isEmpty, "messages whose commit failed reached the app: \(received)")
@@ -79,6 +79,18 @@ import TestSupport
         for (index, id) in bobConnections.enumerated() {
             #expect(received[id] == ["\(index)-1", "\(index)-2", "\(index)-3"], "connection \(index)")
         }
+
+        // A send whose commit fails is an error, and nothing of it is left to go out: the next
+        // message takes its place (its id, its ratchet step) and arrives alone.
+        await alice.failNextGroupCommit()
+        await #expect(throws: AgentError.self) { try await alice.sendMessage(connections[0], body: Array("lost".utf8)) }
+        let next = try await alice.sendMessage(connections[0], body: Array("0-4".utf8))
+        #expect(next == 4)
+        received = [:]
+        bob = try await open(1)
+        await bob.start()
+        await receive(bob, for: .seconds(2))
+        #expect(received == [bobConnections[0]: ["0-4"]])
         await alice.stop()
     }
 }
