@@ -132,7 +132,7 @@ extension Agent {
         Task { self.finishBatch() }
     }
 
-    /// Commits the batch of received messages and runs what waited for it.
+    /// Commits the open batch (received and sent messages) and runs what waited for it.
     func finishBatch() {
         batchCommitScheduled = false
         store.commitBatch()
