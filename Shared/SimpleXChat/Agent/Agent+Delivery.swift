@@ -97,9 +97,9 @@ extension Agent {
         var attempt = 0
         while !Task.isCancelled && !stopped {
             rescan.remove(id)
-            // A message enqueued by a received one (a reply, a receipt) may still be in the open
-            // batch of received messages: committed first, so the sync before SEND covers it.
-            // (Nothing else a relay command carries can come from that batch: ACKs and the
+            // The next message may still be in the open batch (a send not yet returned, a reply
+            // written by a received message): committed first, so the sync before SEND covers
+            // it. (Nothing else a relay command carries can come from that batch: ACKs and the
             // app's commands follow its commit.)
             store.commitBatch()
             let message: SndMessage?
