@@ -96,9 +96,7 @@ final class AgentStore {
         }
         do {
             let result = try database.transaction { () throws -> T in
-                for write in deferredWrites {
-                    try statements.prepared(write.sql).execute(arguments: write.arguments)
-                }
+                try applyDeferred()
                 return try body()
             }
             durability.committed()
@@ -132,28 +130,17 @@ final class AgentStore {
         if !batchOpen {
             do {
                 try database.execute("BEGIN IMMEDIATE")
-                for write in deferredWrites {
-                    try statements.prepared(write.sql).execute(arguments: write.arguments)
-                }
+                try applyDeferred()
             } catch {
-                if database.isInTransaction { try? database.execute("ROLLBACK") }
+                database.rollbackAfterFailure()
                 throw AgentError.store("\(error)")
             }
             batchOpen = true
             batchNumber += 1
         }
-        do { try database.execute("SAVEPOINT batched") } catch { throw AgentError.store("\(error)") }
         inBatchedBody = true
         defer { inBatchedBody = false }
-        do {
-            let result = try body()
-            try database.execute("RELEASE batched")
-            return (result, batchNumber)
-        } catch {
-            try? database.execute("ROLLBACK TO batched")
-            try? database.execute("RELEASE batched")
-            throw error
-        }
+        return (try database.savepoint(body), batchNumber)
     }
 
     /// Commits the open batch, if any. False when the commit failed: its writes are rolled
@@ -169,7 +156,7 @@ final class AgentStore {
             }
             try database.execute("COMMIT")
         } catch {
-            if database.isInTransaction { try? database.execute("ROLLBACK") }
+            database.rollbackAfterFailure()
             failedBatches.insert(batchNumber)
             return false
         }
@@ -187,6 +174,13 @@ final class AgentStore {
     }
 
     // MARK: Deferred bookkeeping
+
+    /// Writes the deferred bookkeeping into the transaction being opened (its commit forgets it).
+    private func applyDeferred() throws {
+        for write in deferredWrites {
+            try statements.prepared(write.sql).execute(arguments: write.arguments)
+        }
+    }
 
     /// Writes that only record what the relay has already done (a message it accepted, an ACK it
     /// took), kept in memory until the next transaction commits them with its own writes, or

@@ -226,7 +226,24 @@ public final class Database {
         return result
     }
 
-    private func rollbackAfterFailure() {
+    /// Runs `body` in a savepoint of the transaction open on this connection: its writes are
+    /// undone when it throws, the transaction's other writes stay.
+    public func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("SAVEPOINT inner")
+        do {
+            let result = try body()
+            try execute("RELEASE inner")
+            return result
+        } catch {
+            if let handle, sqlite3_get_autocommit(handle) == 0 {
+                sqlite3_exec(handle, "ROLLBACK TO inner; RELEASE inner", nil, nil, nil)
+            }
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if the failure that ends it has not already.
+    func rollbackAfterFailure() {
         // Some errors (SQLITE_FULL, SQLITE_IOERR) already rolled the transaction back.
         guard let handle, sqlite3_get_autocommit(handle) == 0 else { return }
         // The caller is about to see the error that caused the rollback. ROLLBACK itself only

@@ -158,12 +158,18 @@ struct ChatStoreReadStateTests {
         }
     }
 
-    /// A database from before 20261201_chat_list_unread gets each chat's oldest unread item, and
-    /// the replaced triggers keep it from then on.
+    /// A chat database migrated up to (not including) `migration`, in `directory`.
+    private func database(before migration: String, in directory: TemporaryDirectory) throws -> Database {
+        let database = try Database(path: directory.appending("chat.db"))
+        try database.migrate(Array(ChatSchema.migrations.prefix { $0.name != migration }))
+        return database
+    }
+
+    /// A database from before 20261202_receipts: its users had receipts sent whatever the
+    /// column said, and keep them on; a contact's own setting stays.
     @Test func usersMadeBeforeTheReceiptsSettingKeepSendingReceipts() throws {
         let directory = try TemporaryDirectory("chat-store")
-        let database = try Database(path: directory.appending("chat.db"))
-        try database.migrate(Array(ChatSchema.migrations.prefix { $0.name != "20261202_receipts" }))
+        let database = try database(before: "20261202_receipts", in: directory)
         let user = try database.insertUser("alice")
         let bob = try database.insertContact("bob", userID: user)
         try database.execute("UPDATE contacts SET send_rcpts = 0 WHERE contact_id = ?", arguments: [bob])
@@ -177,10 +183,11 @@ struct ChatStoreReadStateTests {
                 == .some(false))
     }
 
+    /// A database from before 20261201_chat_list_unread gets each chat's oldest unread item, and
+    /// the replaced triggers keep it from then on.
     @Test func chatListUnreadMigrationFillsTheOldestUnreadItem() throws {
         let directory = try TemporaryDirectory("chat-store")
-        let database = try Database(path: directory.appending("chat.db"))
-        try database.migrate(Array(ChatSchema.migrations.prefix { $0.name != "20261201_chat_list_unread" }))
+        let database = try database(before: "20261201_chat_list_unread", in: directory)
         let user = try database.insertUser("alice")
         let bob = try database.insertContact("bob", userID: user)
         let carol = try database.insertContact("carol", userID: user)

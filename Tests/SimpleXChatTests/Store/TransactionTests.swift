@@ -74,6 +74,29 @@ import Testing
         #expect(try database.count("t") == 2)
     }
 
+    @Test func aSavepointThatThrowsUndoesOnlyItsOwnWrites() throws {
+        let dir = try TemporaryDirectory("store")
+        let database = try Database(path: dir.appending("chat.db"))
+        try database.execute("CREATE TABLE t (x)")
+        try database.transaction {
+            try database.savepoint { try database.execute("INSERT INTO t VALUES (1)") }
+            // (Caught by hand: `#expect(throws:)` inside this closure reported no error.)
+            var thrown = false
+            do {
+                try database.savepoint { () throws -> Void in
+                    try database.execute("INSERT INTO t VALUES (2)")
+                    throw Abort()
+                }
+            } catch is Abort {
+                thrown = true
+            }
+            #expect(thrown)
+            #expect(database.isInTransaction)  // the transaction goes on
+            try database.savepoint { try database.execute("INSERT INTO t VALUES (3)") }
+        }
+        #expect(try database.fetchAll("SELECT x FROM t ORDER BY x").map { try $0.decode(Int64.self, at: 0) } == [1, 3])
+    }
+
     @Test func twoConnectionsWriteTheSameFile() throws {
         let dir = try TemporaryDirectory("store")
         let path = dir.appending("chat.db")
