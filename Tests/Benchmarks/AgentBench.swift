@@ -12,9 +12,16 @@ func agentBenchmarkLines() async throws -> [String] {
         return ["agent: not measured (no release smp-server beside simplex-bench)"]
     }
     var lines: [String] = []
-    for connections in [1, 4, 16] {
+    // SIMPLEX_BENCH_AGENT_CONNECTIONS=16,64 and SIMPLEX_BENCH_AGENT_MESSAGES=8000 override the
+    // phases and the messages each sends (more than a queue's quota of 128 on each connection up
+    // to 16: the sender is held back until the recipient drains a queue, as a user's burst is).
+    let environment = ProcessInfo.processInfo.environment
+    let phases = environment["SIMPLEX_BENCH_AGENT_CONNECTIONS"].map { $0.split(separator: ",").compactMap { Int($0) } }
+        ?? [1, 4, 16, 64]
+    let count = environment["SIMPLEX_BENCH_AGENT_MESSAGES"].flatMap { Int($0) } ?? 4_000
+    for connections in phases {
         let (messages, seconds, cpu, syncs) = try await agentThroughput(
-            serverPath: serverPath, connections: connections, messages: 4_000)
+            serverPath: serverPath, connections: connections, messages: count)
         lines.append(
             "agent → relay → agent over \(connections) connection\(connections == 1 ? "" : "s"), 1 KB messages, each committed by the receiver "
                 + "before its ACK: \(grouped(Double(messages) / seconds)) msg/s (\(messages) in \(format(seconds, 2)) s; goal ≥ 2,000); "

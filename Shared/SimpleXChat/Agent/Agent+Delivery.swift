@@ -115,6 +115,12 @@ extension Agent {
             } catch let error as SMPClientError where error.isPermanent {
                 try? store.setStatus("error", sndMessage: message.id)
                 emit(.sendFailed(connection: id, agentMsgID: message.agentMsgID, reason: "\(error)"))
+            } catch let error as SMPClientError where error == .server(.quota) {
+                // The queue is full: the recipient's agent says when it has drained it (A_QCONT,
+                // after the relay's quota marker); until then the same bytes go again after a while.
+                let delay = config.retry.delay(attempt: attempt, random: Double.random(in: 0..<1))
+                attempt += 1
+                await waitForDrainedQueue(id, atMost: delay)
             } catch {
                 // The relay is away, slow or full: the same bytes go again after a while.
                 let delay = config.retry.delay(attempt: attempt, random: Double.random(in: 0..<1))
@@ -123,8 +129,35 @@ extension Agent {
             }
         }
         workers[id] = nil
+        drained.remove(id)
         // A message enqueued after the last look, with no worker to see it.
         if !stopped, !Task.isCancelled, (try? store.nextPending(connection: id)) != nil { kick(id) }
+    }
+
+    /// Sleeps up to `delay`, or until `queueDrained(id)` (or the worker's cancellation) ends it.
+    private func waitForDrainedQueue(_ id: AgentConnectionID, atMost delay: Duration) async {
+        guard drained.remove(id) == nil else { return }
+        let sleeper = Task { _ = try? await Task.sleep(for: delay) }
+        quotaWaits[id] = sleeper
+        await withTaskCancellationHandler {
+            await sleeper.value
+        } onCancel: {
+            sleeper.cancel()
+        }
+        quotaWaits[id] = nil
+    }
+
+    /// The recipient drained the queue connection `id` sends to (A_QCONT): its worker, waiting
+    /// after ERR QUOTA, sends again now.
+    func queueDrained(_ id: AgentConnectionID) {
+        if let sleeper = quotaWaits.removeValue(forKey: id) {
+            sleeper.cancel()
+        } else if workers[id] != nil {
+            // Between the ERR QUOTA and its wait: the wait is skipped.
+            drained.insert(id)
+        } else {
+            kick(id)
+        }
     }
 
     private func send(_ message: SndMessage) async throws {
@@ -152,7 +185,7 @@ extension Agent {
         case .replyConfirmation:
             // The inviting side is connected once its profile is on the way to the joiner.
             emit(.connected(connection: message.connectionID))
-        case .confirmation, .invitation, .receipt, .hello:
+        case .confirmation, .invitation, .receipt, .hello, .queueContinue:
             break
         }
     }

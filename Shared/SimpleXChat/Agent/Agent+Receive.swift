@@ -87,8 +87,7 @@ extension Agent {
             return failed(queue, delivered, .decryption("relay layer: \(error)"))
         }
         guard case .message(_, let body) = received.content else {
-            // The quota marker: the sender may continue; nothing for the app.
-            return afterCommit(of: nil) { [self] in acknowledgeLater(queue, delivered.messageID, stored: nil) }
+            return quotaMarker(queue, delivered)
         }
         let outcome: ReceiveOutcome
         let batch: UInt64
@@ -106,6 +105,25 @@ extension Agent {
             for event in outcome.events { emit(event) }
             if outcome.acknowledgeNow { acknowledgeLater(queue, delivered.messageID, stored: outcome.stored) }
             if let reply = outcome.kick { kick(reply) }
+            if let drained = outcome.drained { queueDrained(drained) }
+        }
+    }
+
+    /// The relay's quota marker: the sender got ERR QUOTA and we have now received everything
+    /// before it. The sender is told it may continue (A_QCONT, committed before the marker is
+    /// acknowledged); nothing for the app.
+    private func quotaMarker(_ queue: RcvQueue, _ delivered: SMPDeliveredMessage) {
+        let id = queue.connectionID
+        let address = SenderQueueAddress(server: queue.server, senderID: queue.senderID)
+        guard let (_, batch) = try? store.batched({ () throws(AgentError) -> Int64 in
+            try enqueueMessage(id, .queueContinue(address), kind: .queueContinue)
+        }) else {
+            // Not connected (yet, or any more), or the store failed: the sender retries on its own.
+            return afterCommit(of: nil) { [self] in acknowledgeLater(queue, delivered.messageID, stored: nil) }
+        }
+        afterCommit(of: batch) { [self] in
+            kick(id)
+            acknowledgeLater(queue, delivered.messageID, stored: nil)
         }
     }
 
@@ -148,6 +166,8 @@ extension Agent {
         /// False for an A_MSG: the app acknowledges it.
         var acknowledgeNow = true
         var kick: AgentConnectionID?
+        /// The connection whose send queue the peer has drained (A_QCONT).
+        var drained: AgentConnectionID?
         /// The agent message id of the stored row this delivery is (`rcv_messages`), whose
         /// relay acknowledgement is then recorded.
         var stored: Int64?
@@ -328,7 +348,13 @@ extension Agent {
                 outcome.events.append(
                     .delivered(connection: record.id, agentMsgID: receipt.agentMsgID, hashMatched: matched))
             }
-        case .hello, .queueContinue, .queueAdd, .queueKey, .queueUse, .queueTest, .ratchetReady:
+        case .queueContinue(let address):
+            if let sending = try store.sndQueue(connection: record.id), sending.server == address.server,
+                sending.senderID == address.senderID
+            {
+                outcome.drained = record.id
+            }
+        case .hello, .queueAdd, .queueKey, .queueUse, .queueTest, .ratchetReady:
             break
         }
         let updated = record

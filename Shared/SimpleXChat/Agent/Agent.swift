@@ -19,6 +19,10 @@ public actor Agent {
     var workers: [AgentConnectionID: Task<Void, Never>] = [:]
     /// Workers asked to look again for messages enqueued while they were sending.
     var rescan: Set<AgentConnectionID> = []
+    /// Workers waiting after ERR QUOTA, woken early when the recipient says it drained the
+    /// queue (A_QCONT); and connections whose A_QCONT came while their worker was not waiting.
+    var quotaWaits: [AgentConnectionID: Task<Void, Never>] = [:]
+    var drained: Set<AgentConnectionID> = []
     /// Queues another process took over (END): their messages are not ours to process any more.
     var ended: Set<QueueAddress> = []
     var stopped = false

@@ -78,7 +78,7 @@ public enum AgentSchema {
           conn_id TEXT NOT NULL REFERENCES connections ON DELETE CASCADE,
           server TEXT NOT NULL,
           snd_id BLOB NOT NULL,
-          kind TEXT NOT NULL,             -- confirmation | invitation | message | receipt | hello
+          kind TEXT NOT NULL,             -- confirmation | invitation | message | receipt | hello (| queue_continue, later)
           agent_msg_id INTEGER,           -- sndMsgId of an 'M' message
           msg_hash BLOB,                  -- sha256 of the AgentMessage, for receipts
           body BLOB NOT NULL,             -- the encoded ClientMessage, boxed for the queue when sent

@@ -6,6 +6,8 @@ enum SndMessageKind: String, Sendable {
     /// The joiner's confirmation, the inviter's reply confirmation, a request to a contact address.
     case confirmation, replyConfirmation = "reply_confirmation", invitation
     case message, receipt, hello
+    /// A_QCONT: the queue the peer sends to was full and is drained (`Agent.queueDrained`).
+    case queueContinue = "queue_continue"
 }
 
 /// A message waiting in (or done with) the persistent send queue.

@@ -1,0 +1,81 @@
+import Foundation
+import SimpleXCrypto
+import SimpleXProtocol
+import Testing
+import TestSupport
+
+@testable import SimpleXChat
+
+/// A full queue (ERR QUOTA) holds the sender back until the recipient has drained it; the
+/// recipient's agent then says so (A_QCONT) and the sender goes on at once, losing nothing.
+/// Two agents in this process, a real relay with a quota of 3 messages.
+@Suite struct AgentQuotaTests {
+    @Test func aSenderHeldBackByAFullQueueGoesOnWhenTheRecipientHasDrainedIt() async throws {
+        let relay = try await RelayProcess(extraConfig: ["queue_quota": "3"])
+        let directory = try TemporaryDirectory("agent-quota")
+        let address = try SMPServerAddress(relay.address)
+        // After ERR QUOTA the sender's own retry would come after hours (full jitter: at random
+        // up to ten hours): within this test only A_QCONT can send it on.
+        let retry = SMPBackoff(initial: .seconds(36_000), maximum: .seconds(36_000))
+        func open(_ name: String) async throws -> Agent {
+            try await Agent.open(
+                config: AgentConfig(databasePath: directory.appending("\(name).db"), servers: [address], retry: retry),
+                secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        }
+        let alice = try await open("alice")
+        let bob = try await open("bob")
+        var aliceEvents = alice.events.makeAsyncIterator()
+        var bobEvents = bob.events.makeAsyncIterator()
+        await alice.start()
+        await bob.start()
+        let (aliceID, link) = try await alice.createInvitation()
+        _ = try await bob.joinConnection(link, connInfo: Array("bob".utf8))
+        while let event = await aliceEvents.next() { if case .confirmation = event { break } }
+        try await alice.allowConnection(aliceID, connInfo: Array("alice".utf8))
+        while let event = await bobEvents.next() { if case .connected = event { break } }
+        let sent = Counter()
+        let aliceWatcher = Task {
+            while let event = await aliceEvents.next() {
+                if case .sent(let id, _) = event, id == aliceID { await sent.increment() }
+            }
+        }
+
+        // Bob holds the first message without acknowledging it: the relay takes two more, then
+        // the queue is full and the fourth gets ERR QUOTA.
+        let texts = (1...10).map { "message \($0)" }
+        for text in texts { try await alice.sendMessage(aliceID, body: Array(text.utf8)) }
+        var received: [String] = []
+        var held: (connection: AgentConnectionID, message: AgentReceivedMessage)?
+        while held == nil, let event = await bobEvents.next() {
+            if case .message(let id, let message) = event { held = (id, message) }
+        }
+        let (bobID, first) = try #require(held)
+        received.append(String(decoding: first.body, as: UTF8.self))
+        try await Task.sleep(for: .seconds(1))
+        #expect(await sent.value == 3, "the relay took other than its quota of three messages")
+
+        // Bob acknowledges each message as it comes: after each drained queue, alice's held-back
+        // messages follow at once (not after her hours-long retry), each once, in order.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            await bob.stop()  // ends bob's events: the loop below stops with what came
+        }
+        try await bob.ackMessage(bobID, agentMsgID: first.agentMsgID)
+        while received.count < texts.count, let event = await bobEvents.next() {
+            guard case .message(let id, let message) = event else { continue }
+            received.append(String(decoding: message.body, as: UTF8.self))
+            try await bob.ackMessage(id, agentMsgID: message.agentMsgID)
+        }
+        watchdog.cancel()
+        #expect(received == texts, "alice stayed held back after bob drained the queue, or messages were lost")
+        #expect(await sent.value == texts.count)
+        aliceWatcher.cancel()
+        await alice.stop()
+        await bob.stop()
+    }
+}
+
+private actor Counter {
+    private(set) var value = 0
+    func increment() { value += 1 }
+}
