@@ -23,9 +23,10 @@ public final class DurableQueueStore {
         /// `commit()` returns after fdatasync: every reply describes state that survives power
         /// loss and kernel crashes too. Costs one disk flush per batch (group commit).
         case everyCommit
-        /// `commit()` returns after write(2) and fdatasyncs only when `milliseconds` have passed
-        /// since the last sync (also from `syncIfDue()`, which the owner calls from a timer at
-        /// that interval). Survives kill -9 like `.everyCommit`; on power loss the last
+        /// `commit()` returns after write(2); a sync starts when `milliseconds` have passed since
+        /// the last one started (from `commit()`, or `syncIfDue()`, which the owner calls from a
+        /// timer at that interval), and runs on a thread of its own (`JournalSyncer`) while the
+        /// owner goes on. Survives kill -9 like `.everyCommit`; on power loss the last
         /// `milliseconds` (plus one flush) of commits may be lost: an OK'd SEND may vanish and an
         /// ACKed message may be delivered again (clients dedupe by message id).
         case interval(milliseconds: Int)
@@ -37,6 +38,8 @@ public final class DurableQueueStore {
         public var compactionThreshold: Int
         public var compactOnOpen: Bool
         public var autoCompact: Bool
+        /// The background sync under `.interval` (fdatasync of the journal), replaceable by tests.
+        @_spi(Testing) public var syncFile: @Sendable (Int32, String) throws(QueueStoreError) -> Void
 
         public init(
             syncPolicy: SyncPolicy = .everyCommit, compactionThreshold: Int = 64 << 20,
@@ -46,6 +49,7 @@ public final class DurableQueueStore {
             self.compactionThreshold = compactionThreshold
             self.compactOnOpen = compactOnOpen
             self.autoCompact = autoCompact
+            syncFile = { fd, path throws(QueueStoreError) in try StoreFile.dataSync(fd, path: path) }
         }
     }
 
@@ -55,6 +59,8 @@ public final class DurableQueueStore {
     public private(set) var store: QueueStore
     private let lock: FileLock
     private var journal: Journal
+    /// Syncs the journal in the background under `.interval`.
+    private let syncer: JournalSyncer?
     private var snapshotSize: Int
     private var unsynced = false
     private var lastSync = ContinuousClock.now
@@ -91,6 +97,11 @@ public final class DurableQueueStore {
         }
         store.recordsEvents = true
         self.store = store
+        if case .interval = options.syncPolicy {
+            syncer = try JournalSyncer(following: journal, syncFile: options.syncFile)
+        } else {
+            syncer = nil
+        }
         if options.compactOnOpen && journal.size > Journal.headerSize { try compact() }
     }
 
@@ -129,24 +140,35 @@ public final class DurableQueueStore {
         }
     }
 
-    /// Under `.interval`, fdatasyncs when the interval has passed since the last sync.
+    /// Under `.interval`, starts a background sync when the interval has passed since the last
+    /// one started (and it has ended); throws if a background sync failed.
     public func syncIfDue() throws(QueueStoreError) {
-        guard unsynced else { return }
-        if case .interval(let milliseconds) = options.syncPolicy,
-            ContinuousClock.now - lastSync < .milliseconds(milliseconds)
-        {
-            return
+        if let failure = syncer?.takeFailure() {
+            failed = true
+            throw failure
         }
-        try sync()
+        guard unsynced else { return }
+        guard case .interval(let milliseconds) = options.syncPolicy, let syncer else { return try sync() }
+        guard ContinuousClock.now - lastSync >= .milliseconds(milliseconds), syncer.start() else { return }
+        unsynced = false
+        lastSync = .now
     }
 
-    /// fdatasyncs the journal now.
+    /// fdatasyncs the journal now (after a background sync running, if any).
     public func sync() throws(QueueStoreError) {
+        syncer?.waitUntilIdle()
+        if let failure = syncer?.takeFailure() {
+            failed = true
+            throw failure
+        }
         guard unsynced else { return }
         try journal.sync()
         unsynced = false
         lastSync = .now
     }
+
+    /// Waits for a background sync running, if any (tests).
+    @_spi(Testing) public func waitForSync() { syncer?.waitUntilIdle() }
 
     /// Bytes in the current journal.
     public var journalSize: Int { journal.size }
@@ -159,6 +181,7 @@ public final class DurableQueueStore {
                 store, coveringGeneration: journal.generation, to: snapshotPath, directory: directory)
             journal = try Journal.create(
                 path: journalPath, directory: directory, generation: journal.generation + 1)
+            try syncer?.follow(journal)
             unsynced = false
         } catch {
             failed = true

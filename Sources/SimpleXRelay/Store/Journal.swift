@@ -33,6 +33,11 @@ final class Journal {
 
     var hasPending: Bool { !pending.bytes.isEmpty }
 
+    /// Another descriptor for the file (for `JournalSyncer`), closed by its holder.
+    func duplicateDescriptor() throws(QueueStoreError) -> Int32 {
+        try retryingInterrupted("dup", path: path) { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
+    }
+
     /// A new, empty journal replacing any file at `path` (temp file, fsync, rename).
     static func create(path: String, directory: String, generation: UInt64) throws(QueueStoreError) -> Journal
     {
