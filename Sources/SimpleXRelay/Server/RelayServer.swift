@@ -173,18 +173,25 @@ public final class RelayServer: @unchecked Sendable {
             } catch {
                 // Nothing of this turn is durable: answer nothing (clients retry), and stop serving
                 // rather than acknowledge what could be lost.
-                log("smp-server: journal write failed, stopping: \(error)")
-                for session in sessions.values { session.connection?.close() }
-                exit(EX_IOERR)
+                stop(journalFailure: error)
             }
             for session in sessions.values where !session.pending.isEmpty { session.flush() }
         }
     }
 
+    /// The journal cannot be trusted (a write or a sync failed): stop serving; a restart goes on
+    /// from what is on disk.
+    private func stop(journalFailure error: any Error) -> Never {
+        log("smp-server: journal write or sync failed, stopping: \(error)")
+        for session in sessions.values { session.connection?.close() }
+        exit(EX_IOERR)
+    }
+
     private func startTimers() {
         if config.fsyncIntervalMilliseconds > 0 {
             repeating("sync", every: .milliseconds(config.fsyncIntervalMilliseconds)) { [self] in
-                do { try store.syncIfDue() } catch { log("smp-server: journal sync failed: \(error)") }
+                // A failed sync: what was acknowledged may not be on disk.
+                do { try store.syncIfDue() } catch { stop(journalFailure: error) }
             }
         }
         repeating("expire", every: .seconds(60)) { [self] in
