@@ -32,6 +32,8 @@ public actor Agent {
     /// for their batch to commit (`afterCommit`), and whether that commit is scheduled.
     var pendingEffects: [(batch: UInt64?, run: () -> Void, failed: (() -> Void)?)] = []
     var batchCommitScheduled = false
+    /// The hourly deletion of old message records (`expireRecords`).
+    var expiry: Task<Void, Never>?
     /// Connected relay clients (`client(for:)`).
     var clients: [SMPServerAddress: SMPClient] = [:]
 
@@ -84,6 +86,24 @@ public actor Agent {
         for (server, serverQueues) in Dictionary(grouping: queues, by: \.server) {
             Task { await self.subscribe(serverQueues, on: server) }
         }
+        expiry = Task { await self.expireRecords() }
+    }
+
+    /// Deletes the records of messages done with longer than `messageRecordsTTL` ago, now and
+    /// every hour while running.
+    private func expireRecords() async {
+        while !stopped && !Task.isCancelled {
+            _ = try? deleteExpiredRecords()
+            try? await Task.sleep(for: .seconds(3_600))
+        }
+    }
+
+    /// One pass of `expireRecords`: how many received and sent records went.
+    @discardableResult
+    func deleteExpiredRecords() throws(AgentError) -> (received: Int, sent: Int) {
+        let ttl = config.messageRecordsTTL
+        let seconds = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
+        return try store.deleteExpiredRecords(before: store.now().addingTimeInterval(-seconds))
     }
 
     /// Stops workers and relay connections; the store stays consistent (what was not ACKed is
@@ -94,6 +114,7 @@ public actor Agent {
         // closed, and those messages come again next time, to be acknowledged then.
         finishBatch()
         stopped = true
+        expiry?.cancel()
         for worker in workers.values { worker.cancel() }
         for worker in workers.values { await worker.value }
         workers = [:]

@@ -19,18 +19,21 @@ public struct AgentConfig: Sendable {
     public var retry: SMPBackoff
     /// SUB commands sent together when subscribing at start.
     public var subscriptionBatchSize: Int
+    /// How long the records of messages done with are kept (`Agent.deleteExpiredRecords`).
+    public var messageRecordsTTL: Duration
 
     public init(
         databasePath: String, servers: [SMPServerAddress],
         clientOptions: SMPClientOptions = SMPClientOptions(),
         retry: SMPBackoff = SMPBackoff(initial: .milliseconds(200), maximum: .seconds(30)),
-        subscriptionBatchSize: Int = 100
+        subscriptionBatchSize: Int = 100, messageRecordsTTL: Duration = .seconds(30 * 86_400)
     ) {
         self.databasePath = databasePath
         self.servers = servers
         self.clientOptions = clientOptions
         self.retry = retry
         self.subscriptionBatchSize = subscriptionBatchSize
+        self.messageRecordsTTL = messageRecordsTTL
     }
 
     /// The agent database in a group directory.

@@ -253,4 +253,21 @@ extension AgentStore {
     func deleteContactRequest(_ id: String) throws(AgentError) {
         try run("DELETE FROM contact_requests WHERE invitation_id = ?", [id])
     }
+
+    // MARK: Expiry
+
+    /// Deletes the records of messages done with before `cutoff`, as SimpleX's agent drops its
+    /// own after 30 days, so the database does not grow with every message for good: received
+    /// messages both the app and the relay have acknowledged (their hashes catch a message
+    /// delivered twice; a replay of an older one fails the ratchet instead, its key long gone,
+    /// and is reported as undecryptable, never shown again), and sent messages no longer waiting
+    /// to leave (a receipt for one that comes later is ignored). Returns how many of each.
+    func deleteExpiredRecords(before cutoff: Date) throws(AgentError) -> (received: Int, sent: Int) {
+        try transaction { () throws(AgentError) -> (received: Int, sent: Int) in
+            try run("DELETE FROM rcv_messages WHERE created_at < ? AND user_ack = 1 AND relay_ack = 1", [cutoff])
+            let received = database.changes
+            try run("DELETE FROM snd_messages WHERE created_at < ? AND status != 'pending'", [cutoff])
+            return (received, database.changes)
+        }
+    }
 }
