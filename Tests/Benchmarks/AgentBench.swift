@@ -55,16 +55,8 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
 
     var aliceIDs: [AgentConnectionID] = []
     for _ in 0..<connections {
-        let (aliceID, link) = try await alice.createInvitation()
-        _ = try await bob.joinConnection(link, connInfo: Array("bob".utf8))
-        while let event = await aliceEvents.next() {
-            if case .confirmation = event { break }
-        }
-        try await alice.allowConnection(aliceID, connInfo: Array("alice".utf8))
-        while let event = await bobEvents.next() {
-            if case .connected = event { break }
-        }
-        aliceIDs.append(aliceID)
+        aliceIDs.append(
+            try await connectAgents(alice, bob, inviterEvents: &aliceEvents, joinerEvents: &bobEvents).inviter)
     }
 
     let startSyncs = (await alice.durableSyncs, await bob.durableSyncs)

@@ -17,32 +17,19 @@ import TestSupport
         let address = try SMPServerAddress(relay.address)
         // Kept for no time: every record of a message done with is old enough. (A short retry,
         // for the relay restart below.)
-        func open(_ name: String) async throws -> Agent {
-            try await Agent.open(
-                config: AgentConfig(
-                    databasePath: directory.appending("\(name).db"), servers: [address],
-                    retry: SMPBackoff(initial: .milliseconds(50), maximum: .milliseconds(200)),
-                    messageRecordsTTL: .zero),
-                secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        var pair = try await AgentPair.connected(in: directory) {
+            AgentConfig(
+                databasePath: $0, servers: [address],
+                retry: SMPBackoff(initial: .milliseconds(50), maximum: .milliseconds(200)), messageRecordsTTL: .zero)
         }
-        let alice = try await open("alice")
-        let bob = try await open("bob")
-        var aliceEvents = alice.events.makeAsyncIterator()
-        var bobEvents = bob.events.makeAsyncIterator()
-        await alice.start()
-        await bob.start()
-        let (aliceID, link) = try await alice.createInvitation()
-        _ = try await bob.joinConnection(link, connInfo: Array("bob".utf8))
-        while let event = await aliceEvents.next() { if case .confirmation = event { break } }
-        try await alice.allowConnection(aliceID, connInfo: Array("alice".utf8))
-        while let event = await bobEvents.next() { if case .connected = event { break } }
+        let (alice, bob, aliceID) = (pair.alice, pair.bob, pair.aliceID)
 
         func rows(_ agent: Agent, _ table: String) async throws -> Int {
             try await agent.countRows(table)
         }
         func receive(_ count: Int) async throws -> [String] {
             var texts: [String] = []
-            while texts.count < count, let event = await bobEvents.next() {
+            while texts.count < count, let event = await pair.bobEvents.next() {
                 guard case .message(let id, let message) = event else { continue }
                 texts.append(String(decoding: message.body, as: UTF8.self))
                 try await bob.ackMessage(id, agentMsgID: message.agentMsgID, receipt: true)
@@ -54,7 +41,7 @@ import TestSupport
         for n in 1...3 { try await alice.sendMessage(aliceID, body: Array("m\(n)".utf8)) }
         #expect(try await receive(3) == ["m1", "m2", "m3"])
         var delivered = 0
-        while delivered < 3, let event = await aliceEvents.next() { if case .delivered = event { delivered += 1 } }
+        while delivered < 3, let event = await pair.aliceEvents.next() { if case .delivered = event { delivered += 1 } }
         try await Task.sleep(for: .milliseconds(100))  // the ACKs' bookkeeping is written a little later
         #expect(try await rows(bob, "rcv_messages") >= 3)
         #expect(try await rows(alice, "snd_messages") >= 3)

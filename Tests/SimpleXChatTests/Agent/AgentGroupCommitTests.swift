@@ -28,12 +28,10 @@ import TestSupport
         var connections: [AgentConnectionID] = []
         var bobConnections: [AgentConnectionID] = []
         for _ in 0..<3 {
-            let (id, link) = try await alice.createInvitation()
-            bobConnections.append(try await bob.joinConnection(link, connInfo: Array("bob".utf8)))
-            while let event = await aliceEvents.next() { if case .confirmation = event { break } }
-            try await alice.allowConnection(id, connInfo: Array("alice".utf8))
-            while let event = await bobEvents.next() { if case .connected = event { break } }
+            let (id, bobID) = try await connectAgents(
+                alice, bob, inviterEvents: &aliceEvents, joinerEvents: &bobEvents)
             connections.append(id)
+            bobConnections.append(bobID)
         }
         await bob.stop()
 

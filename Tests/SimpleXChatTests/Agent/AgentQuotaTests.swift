@@ -17,25 +17,14 @@ import TestSupport
         // After ERR QUOTA the sender's own retry would come after hours (full jitter: at random
         // up to ten hours): within this test only A_QCONT can send it on.
         let retry = SMPBackoff(initial: .seconds(36_000), maximum: .seconds(36_000))
-        func open(_ name: String) async throws -> Agent {
-            try await Agent.open(
-                config: AgentConfig(databasePath: directory.appending("\(name).db"), servers: [address], retry: retry),
-                secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        var pair = try await AgentPair.connected(in: directory) {
+            AgentConfig(databasePath: $0, servers: [address], retry: retry)
         }
-        let alice = try await open("alice")
-        let bob = try await open("bob")
-        var aliceEvents = alice.events.makeAsyncIterator()
-        var bobEvents = bob.events.makeAsyncIterator()
-        await alice.start()
-        await bob.start()
-        let (aliceID, link) = try await alice.createInvitation()
-        _ = try await bob.joinConnection(link, connInfo: Array("bob".utf8))
-        while let event = await aliceEvents.next() { if case .confirmation = event { break } }
-        try await alice.allowConnection(aliceID, connInfo: Array("alice".utf8))
-        while let event = await bobEvents.next() { if case .connected = event { break } }
+        let (alice, bob, aliceID) = (pair.alice, pair.bob, pair.aliceID)
         let sent = Counter()
+        let aliceStream = alice.events  // the handshake's events are taken; the rest come here
         let aliceWatcher = Task {
-            while let event = await aliceEvents.next() {
+            for await event in aliceStream {
                 if case .sent(let id, _) = event, id == aliceID { await sent.increment() }
             }
         }
@@ -46,7 +35,7 @@ import TestSupport
         for text in texts { try await alice.sendMessage(aliceID, body: Array(text.utf8)) }
         var received: [String] = []
         var held: (connection: AgentConnectionID, message: AgentReceivedMessage)?
-        while held == nil, let event = await bobEvents.next() {
+        while held == nil, let event = await pair.bobEvents.next() {
             if case .message(let id, let message) = event { held = (id, message) }
         }
         let (bobID, first) = try #require(held)
@@ -61,7 +50,7 @@ import TestSupport
             await bob.stop()  // ends bob's events: the loop below stops with what came
         }
         try await bob.ackMessage(bobID, agentMsgID: first.agentMsgID)
-        while received.count < texts.count, let event = await bobEvents.next() {
+        while received.count < texts.count, let event = await pair.bobEvents.next() {
             guard case .message(let id, let message) = event else { continue }
             received.append(String(decoding: message.body, as: UTF8.self))
             try await bob.ackMessage(id, agentMsgID: message.agentMsgID)
