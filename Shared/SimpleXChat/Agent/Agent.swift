@@ -86,7 +86,7 @@ public actor Agent {
         for (server, serverQueues) in Dictionary(grouping: queues, by: \.server) {
             Task { await self.subscribe(serverQueues, on: server) }
         }
-        expiry = Task { await self.expireRecords() }
+        if expiry == nil { expiry = Task { await self.expireRecords() } }
     }
 
     /// Deletes the records of messages done with longer than `messageRecordsTTL` ago, now and
