@@ -89,21 +89,22 @@ public actor Agent {
         if expiry == nil { expiry = Task { await self.expireRecords() } }
     }
 
-    /// Deletes the records of messages done with longer than `messageRecordsTTL` ago, now and
-    /// every hour while running.
+    /// Deletes the records of messages done with longer than `messageRecordsTTL` ago, a minute
+    /// after start (not in the way of the subscriptions and the first messages) and then hourly.
     private func expireRecords() async {
+        var wait: Duration = .seconds(60)
         while !stopped && !Task.isCancelled {
+            try? await Task.sleep(for: wait)
+            guard !stopped && !Task.isCancelled else { return }
             _ = try? deleteExpiredRecords()
-            try? await Task.sleep(for: .seconds(3_600))
+            wait = .seconds(3_600)
         }
     }
 
     /// One pass of `expireRecords`: how many received and sent records went.
     @discardableResult
     func deleteExpiredRecords() throws(AgentError) -> (received: Int, sent: Int) {
-        let ttl = config.messageRecordsTTL
-        let seconds = Double(ttl.components.seconds) + Double(ttl.components.attoseconds) / 1e18
-        return try store.deleteExpiredRecords(before: store.now().addingTimeInterval(-seconds))
+        try store.deleteExpiredRecords(before: store.now().addingTimeInterval(-config.messageRecordsTTL.seconds))
     }
 
     /// Stops workers and relay connections; the store stays consistent (what was not ACKed is

@@ -143,10 +143,7 @@ public final class DurableQueueStore {
     /// Under `.interval`, starts a background sync when the interval has passed since the last
     /// one started (and it has ended); throws if a background sync failed.
     public func syncIfDue() throws(QueueStoreError) {
-        if let failure = syncer?.takeFailure() {
-            failed = true
-            throw failure
-        }
+        try throwIfBackgroundSyncFailed()
         guard unsynced else { return }
         guard case .interval(let milliseconds) = options.syncPolicy, let syncer else { return try sync() }
         guard ContinuousClock.now - lastSync >= .milliseconds(milliseconds), syncer.start() else { return }
@@ -157,14 +154,18 @@ public final class DurableQueueStore {
     /// fdatasyncs the journal now (after a background sync running, if any).
     public func sync() throws(QueueStoreError) {
         syncer?.waitUntilIdle()
-        if let failure = syncer?.takeFailure() {
-            failed = true
-            throw failure
-        }
+        try throwIfBackgroundSyncFailed()
         guard unsynced else { return }
         try journal.sync()
         unsynced = false
         lastSync = .now
+    }
+
+    /// A background sync failed: what was acknowledged may not be on disk, so the store stops.
+    private func throwIfBackgroundSyncFailed() throws(QueueStoreError) {
+        guard let failure = syncer?.takeFailure() else { return }
+        failed = true
+        throw failure
     }
 
     /// Waits for a background sync running, if any (tests).
