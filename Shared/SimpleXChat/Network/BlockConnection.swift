@@ -3,8 +3,9 @@ import Glibc
 /// A TCP connection carrying fixed-size blocks (16,384 bytes for SMP), confined to one event loop.
 ///
 /// Reads go into the loop's shared 64 KB buffer; only a partly received block is copied into the
-/// connection, so an idle connection holds no buffers. Sends append to one contiguous outbound
-/// buffer that is written with one `send` per loop turn.
+/// connection, so an idle connection holds no buffers. Each block sent is written into a block the
+/// loop lends (`EventLoop.takeBlock`); a turn's blocks go out in one `sendmsg`, and each is given
+/// back once written.
 public final class BlockConnection: @unchecked Sendable {
     // @unchecked Sendable: every `var` is touched only on `loop`'s thread; other threads reach the
     // connection only through `loop.execute` (the loop's inbox `Mutex`): `sendFromAnyThread`, `close`.
@@ -30,7 +31,9 @@ public final class BlockConnection: @unchecked Sendable {
     private var onClose: CloseHandler?
     /// A block received in part; empty (no allocation) between blocks.
     private var partial: [UInt8] = []
-    private var outbound: [UInt8] = []
+    /// Blocks waiting to be written, oldest first, the first `outboundStart` bytes of the first
+    /// already written; each lent by the loop.
+    private var outbound: [UnsafeMutableRawBufferPointer] = []
     private var outboundStart = 0
     private var flushScheduled = false
     private var readingPaused = false
@@ -50,7 +53,11 @@ public final class BlockConnection: @unchecked Sendable {
         self.peerAddress = socket.peerAddress
     }
 
-    deinit { onRelease?() }
+    deinit {
+        // Not on the loop thread, perhaps: the blocks are freed, not given back.
+        for block in outbound { block.deallocate() }
+        onRelease?()
+    }
 
     /// Connects to `host:port` (numeric or "localhost") on `loop`; call `start` to begin reading.
     public static func connect(
@@ -64,7 +71,7 @@ public final class BlockConnection: @unchecked Sendable {
     }
 
     /// Bytes queued for the peer and not yet written. Loop thread only.
-    public var queuedBytes: Int { outbound.count - outboundStart }
+    public var queuedBytes: Int { outbound.count * blockSize - outboundStart }
 
     /// Whether the connection has closed. Loop thread only.
     public var isClosed: Bool { closed }
@@ -88,10 +95,28 @@ public final class BlockConnection: @unchecked Sendable {
 
     /// Queues one block (exactly `blockSize` bytes) for the peer. Loop thread only.
     public func send(_ block: some Collection<UInt8>) {
-        precondition(loop.inEventLoop, "BlockConnection.send off its loop thread")
         precondition(block.count == blockSize, "block of \(block.count) bytes, expected \(blockSize)")
+        send { (buffer: UnsafeMutableRawBufferPointer) in
+            if block.withContiguousStorageIfAvailable({ buffer.copyMemory(from: UnsafeRawBufferPointer($0)) }) == nil {
+                buffer.copyBytes(from: block)
+            }
+        }
+    }
+
+    /// Queues one block for the peer, written by `write` straight into the queue's `blockSize`
+    /// bytes (a block sealed in place, not built and then copied). When `write` throws, nothing is
+    /// queued. Loop thread only.
+    public func send<Failure: Error>(writing write: (UnsafeMutableRawBufferPointer) throws(Failure) -> Void)
+        throws(Failure)
+    {
+        precondition(loop.inEventLoop, "BlockConnection.send off its loop thread")
         guard !closed else { return }
-        outbound.append(contentsOf: block)
+        let block = loop.takeBlock(size: blockSize)
+        do { try write(block) } catch {
+            loop.giveBack(block)
+            throw error
+        }
+        outbound.append(block)
         if queuedBytes >= limits.maxQueuedBytes, !readingPaused { pauseReading() }
         if !flushScheduled && !interest.contains(.write) {
             // Every block sent in this loop turn goes out in one write.
@@ -166,23 +191,10 @@ public final class BlockConnection: @unchecked Sendable {
 
     private func flush() {
         guard !closed, let socket, queuedBytes > 0 else { return updateInterest() }
-        let result = outbound.withUnsafeBytes { bytes in
-            Result { () throws(SystemError) in
-                try socket.write(from: UnsafeRawBufferPointer(rebasing: bytes[outboundStart...]))
-            }
-        }
-        switch result {
+        switch Result(catching: { () throws(SystemError) in try writeQueued(to: socket) }) {
         case .failure(let error): return close(.error(error))
         case .success(.wouldBlock): break
-        case .success(.bytes(let written)): outboundStart += written
-        }
-        if queuedBytes == 0 {
-            // Free the buffer: an idle connection should hold no memory.
-            outbound = []
-            outboundStart = 0
-        } else if outboundStart >= limits.maxQueuedBytes / 2 {
-            outbound.removeFirst(outboundStart)
-            outboundStart = 0
+        case .success(.bytes(let written)): advance(written: written)
         }
         if readingPaused && queuedBytes <= limits.maxQueuedBytes / 2 { resumeReading() }
         updateInterest()
@@ -223,12 +235,35 @@ public final class BlockConnection: @unchecked Sendable {
         }
     }
 
+    /// One `sendmsg` of the queued blocks (as many as the loop's vectors hold).
+    private func writeQueued(to socket: TCPSocket) throws(SystemError) -> IOResult {
+        let vectors = loop.writeVectors
+        let count = min(outbound.count, vectors.count)
+        for index in 0..<count {
+            let skip = index == 0 ? outboundStart : 0
+            vectors[index] = iovec(iov_base: outbound[index].baseAddress! + skip, iov_len: blockSize - skip)
+        }
+        return try socket.write(vectors: UnsafeMutableBufferPointer(rebasing: vectors[0..<count]))
+    }
+
+    /// `count` more bytes written: the blocks wholly written go back to the loop.
+    private func advance(written count: Int) {
+        var done = 0
+        var position = outboundStart + count
+        while done < outbound.count && position >= blockSize {
+            loop.giveBack(outbound[done])
+            done += 1
+            position -= blockSize
+        }
+        // Whole blocks: at most a few dozen references move.
+        outbound.removeFirst(done)
+        outboundStart = position
+    }
+
     func close(_ reason: CloseReason) {
         guard !closed else { return }
         if reason == .local && queuedBytes > 0, let socket {
-            _ = outbound.withUnsafeBytes {
-                try? socket.write(from: UnsafeRawBufferPointer(rebasing: $0[outboundStart...]))
-            }
+            _ = try? writeQueued(to: socket)
         }
         closed = true
         slowTimer?.cancel()
@@ -236,7 +271,9 @@ public final class BlockConnection: @unchecked Sendable {
         if let registration, let socket { loop.unregister(fd: socket.fd, registration: registration) }
         registration = nil
         socket = nil
+        for block in outbound { loop.giveBack(block) }
         outbound = []
+        outboundStart = 0
         partial = []
         let handler = onClose
         onBlock = nil

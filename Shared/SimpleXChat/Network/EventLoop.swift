@@ -43,6 +43,15 @@ public final class EventLoop: @unchecked Sendable {
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// The time at the start of this turn, so per-block bookkeeping costs no clock call.
     private(set) var now = ContinuousClock.now
+    /// Blocks lent to this loop's connections to hold what they send until it is written, and
+    /// given back then: the same few serve every turn instead of fresh memory (allocated, faulted
+    /// in and copied into a growing buffer) for each; idle connections hold none.
+    private var spareBlocks: [UnsafeMutableRawBufferPointer] = []
+    /// The block size kept spare (SMP's), and how many at most (2 MB).
+    static let spareBlockSize = 16_384
+    static let spareBlockLimit = 128
+    /// Room for one `sendmsg`'s vectors, shared by the loop's connections.
+    let writeVectors = UnsafeMutableBufferPointer<iovec>.allocate(capacity: 64)
 
     /// Starts a loop and its thread.
     public init(name: String = "event-loop") throws(SystemError) {
@@ -65,7 +74,28 @@ public final class EventLoop: @unchecked Sendable {
         Glibc.close(epollFD)
         Glibc.close(wakeFD)
         readBuffer.deallocate()
+        writeVectors.deallocate()
+        for block in spareBlocks { block.deallocate() }
     }
+
+    /// A block of `size` bytes for a connection's outbound queue (contents undefined). Loop
+    /// thread only.
+    func takeBlock(size: Int) -> UnsafeMutableRawBufferPointer {
+        if size == Self.spareBlockSize, let block = spareBlocks.popLast() { return block }
+        return .allocate(byteCount: size, alignment: 16)
+    }
+
+    /// Takes back a block from `takeBlock`, written or no longer needed. Loop thread only.
+    func giveBack(_ block: UnsafeMutableRawBufferPointer) {
+        if block.count == Self.spareBlockSize && spareBlocks.count < Self.spareBlockLimit {
+            spareBlocks.append(block)
+        } else {
+            block.deallocate()
+        }
+    }
+
+    /// How many blocks the loop keeps spare (tests). Loop thread only.
+    var spareBlockCount: Int { spareBlocks.count }
 
     /// Whether the caller is on this loop's thread.
     public var inEventLoop: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }

@@ -86,6 +86,18 @@ public final class TCPSocket: Sendable {
         }
     }
 
+    /// Writes from several buffers at once, in order, up to their total (MSG_NOSIGNAL, as `write`).
+    func write(vectors: UnsafeMutableBufferPointer<iovec>) throws(SystemError) -> IOResult {
+        var message = msghdr()
+        message.msg_iov = vectors.baseAddress
+        message.msg_iovlen = vectors.count
+        do {
+            return .bytes(try retryingOnInterrupt("sendmsg") { sendmsg(fd, &message, CSystem_sendFlags) })
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return .wouldBlock
+        }
+    }
+
     /// Disables (true) or enables Nagle's algorithm: blocks go out at once.
     public func setNoDelay(_ on: Bool = true) throws(SystemError) {
         try setOption(Int32(IPPROTO_TCP), TCP_NODELAY, on ? 1 : 0, "setsockopt(TCP_NODELAY)")

@@ -139,7 +139,10 @@ final class SMPConnection: @unchecked Sendable {
         guard !closed, session != nil, !transmissions.isEmpty else { return }
         for batch in TransportBlock.batch(transmissions) {
             do {
-                connection.send(try session!.sealBlock(TransportBlock.encode(batch)))
+                let padded = try TransportBlock.encode(batch)
+                try padded.withUnsafeBytes { padded throws in
+                    try connection.send { (block) throws(TransportError) in try session!.sealBlock(padded, into: block) }
+                }
             } catch {
                 // Each transmission was checked to fit; failing here is a bug, not the server's doing.
                 return close(.invalidCommand("block encoding failed: \(error)"))

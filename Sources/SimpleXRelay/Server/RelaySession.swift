@@ -51,8 +51,10 @@ final class RelaySession {
         pending.removeAll(keepingCapacity: true)
         for batch in TransportBlock.batch(transmissions) {
             do {
-                let block = try session.sealBlock(TransportBlock.encode(batch))
-                connection?.send(block)
+                let padded = try TransportBlock.encode(batch)
+                try padded.withUnsafeBytes { padded throws in
+                    try connection?.send { (block) throws(TransportError) in try session.sealBlock(padded, into: block) }
+                }
             } catch {
                 // Only a transmission too large for any block lands here; it is dropped, not sent.
                 continue

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 
@@ -44,6 +45,39 @@ import Testing
         #expect(raw.read(count: 4 * blockSize) == Array(all[0..<(4 * blockSize)]))
         try raw.write(all[(4 * blockSize + 1000)...])
         #expect(raw.read(count: blockSize) == blocks[4])
+    }
+
+    /// A reader slower than the writer: the echo's blocks queue up and go out in partial writes
+    /// (cut mid-block, resumed from there), and every byte arrives once, in order.
+    @Test func blocksQueuedBehindASlowReaderArriveWholeAndInOrder() async throws {
+        let blockSize = 16_384
+        // More than the kernel's socket buffers take (4 MB at most here), all let queue up.
+        let server = try EchoServer(blockSize: blockSize, limits: .init(maxQueuedBytes: 16 << 20), loops: 1)
+        defer { server.stop() }
+        let raw = try RawClient(port: server.port, receiveBuffer: 4096)
+        let all = (0..<400).flatMap { patternBlock(size: blockSize, seed: 300 + $0) }
+        let fd = raw.fd
+        // Written from a thread of its own, so the test can wait before reading.
+        let written = DispatchSemaphore(value: 0)
+        Thread {
+            var offset = 0
+            while offset < all.count {
+                let count = all.withUnsafeBytes {
+                    Glibc.send(fd, $0.baseAddress! + offset, min(4096, all.count - offset), Int32(MSG_NOSIGNAL))
+                }
+                if count <= 0 { break }
+                offset += count
+            }
+            written.signal()
+        }.start()
+        try await Task.sleep(for: .milliseconds(200))
+        let echoed = RawClient.read(fd, count: all.count)
+        // Compared without printing megabytes on failure.
+        let whole = echoed == all
+        let firstDifference = whole ? all.count : zip(echoed, all).prefix { $0 == $1 }.count
+        #expect(whole, "\(echoed.count) of \(all.count) bytes echoed, the first wrong at \(firstDifference)")
+        written.wait()
+        #expect(server.closes.closes.isEmpty)
     }
 
     @Test func twoHundredConnectionsAllGetTheirEchoes() async throws {
