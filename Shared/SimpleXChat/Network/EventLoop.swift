@@ -94,9 +94,6 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// How many blocks the loop keeps spare (tests). Loop thread only.
-    var spareBlockCount: Int { spareBlocks.count }
-
     /// Whether the caller is on this loop's thread.
     public var inEventLoop: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
