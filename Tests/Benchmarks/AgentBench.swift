@@ -19,15 +19,11 @@ func agentBenchmarkLines() async throws -> [String] {
     let phases = environment["SIMPLEX_BENCH_AGENT_CONNECTIONS"].map { $0.split(separator: ",").compactMap { Int($0) } }
         ?? [1, 4, 16, 64]
     let count = environment["SIMPLEX_BENCH_AGENT_MESSAGES"].flatMap { Int($0) } ?? 4_000
-    // Each phase is measured in SIMPLEX_BENCH_ROUNDS rounds (3 by default) over the same
-    // connections: on a shared 2-core machine one round can differ from the next by a fifth, so
-    // the median is the figure, with every round beside it.
-    let rounds = max(1, environment["SIMPLEX_BENCH_ROUNDS"].flatMap { Int($0) } ?? 3)
+    // Each phase is measured in `benchRounds` rounds over the same connections.
     for connections in phases {
         let measured = try await agentThroughput(
-            serverPath: serverPath, connections: connections, messages: count, rounds: rounds)
-        let median = measured.sorted { $0.rate < $1.rate }[measured.count / 2]
-        let all = measured.map { grouped($0.rate) }.joined(separator: ", ")
+            serverPath: serverPath, connections: connections, messages: count, rounds: benchRounds)
+        let (median, all) = medianRound(measured, rate: \.rate)
         lines.append(
             "agent → relay → agent over \(connections) connection\(connections == 1 ? "" : "s"), 1 KB messages, each committed by the receiver "
                 + "before its ACK: \(grouped(median.rate)) msg/s, median of \(measured.count) rounds of \(count) (\(all)); goal ≥ 2,000; "
@@ -92,13 +88,13 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
     }
     defer { receiver.cancel() }
     var ends = roundEnds.makeAsyncIterator()
+    let body = [UInt8](repeating: 0x61, count: 1_024)
     var results: [AgentRound] = []
     for round in 0..<rounds {
         let startSyncs = (await alice.durableSyncs, await bob.durableSyncs)
         let start = ContinuousClock.now
         let startCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
         if connections == 16 && round == 0 { PerfControl.enable() }
-        let body = [UInt8](repeating: 0x61, count: 1_024)
         // One sending task per connection, as an app writes in several chats at once.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, id) in aliceIDs.enumerated() {

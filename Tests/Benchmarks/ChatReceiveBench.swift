@@ -91,15 +91,13 @@ func chatReceiveLines() async throws -> [String] {
         else { throw RelayBenchError("cannot turn receipts \(enable ? "on" : "off")") }
         await bob.stop()
     }
-    /// `rounds` runs of `receiveAll` (SIMPLEX_BENCH_ROUNDS, 3 by default): the median by rate, and
-    /// every rate, for one line. One run can differ from the next by a fifth on this machine.
-    let rounds = max(1, ProcessInfo.processInfo.environment["SIMPLEX_BENCH_ROUNDS"].flatMap { Int($0) } ?? 3)
+    /// `benchRounds` runs of `receiveAll`: the median run by rate, and every rate, for one line.
+    let rounds = benchRounds
     func measured(profiled: Bool) async throws -> (Int, Double, cpu: (bob: Double, relay: Double), rates: String) {
         var runs: [(Int, Double, cpu: (bob: Double, relay: Double))] = []
         for round in 0..<rounds { runs.append(try await receiveAll(profiled: profiled && round == 0)) }
-        let rate = { (run: (Int, Double, cpu: (bob: Double, relay: Double))) in Double(run.0) / run.1 }
-        let median = runs.sorted { rate($0) < rate($1) }[runs.count / 2]
-        return (median.0, median.1, median.cpu, runs.map { grouped(rate($0)) }.joined(separator: ", "))
+        let (median, rates) = medianRound(runs) { Double($0.0) / $0.1 }
+        return (median.0, median.1, median.cpu, rates)
     }
     // Receipts off first: decrypt, store, ACK. (Bob may stop with receipts still queued, which
     // would be sent during the next run.)

@@ -60,3 +60,14 @@ enum PerfControl {
         try? handle.close()
     }
 }
+
+/// How many rounds a throughput figure is measured in (SIMPLEX_BENCH_ROUNDS, 3 by default): on a
+/// shared 2-core machine one round can differ from the next by a fifth, so the median is the
+/// figure, with every round beside it.
+let benchRounds = max(1, ProcessInfo.processInfo.environment["SIMPLEX_BENCH_ROUNDS"].flatMap { Int($0) } ?? 3)
+
+/// The round with the median `rate`, and every round's rate in the order run ("2,035, 1,946, 1,933").
+func medianRound<Round>(_ rounds: [Round], rate: (Round) -> Double) -> (median: Round, rates: String) {
+    let median = rounds.sorted { rate($0) < rate($1) }[rounds.count / 2]
+    return (median, rounds.map { grouped(rate($0)) }.joined(separator: ", "))
+}
