@@ -99,7 +99,9 @@ extension ChatSchema {
         /// and a search reads the chat's index backwards until the page is full.
         public static func page(_ direction: Direction, tag: Bool = false, search: Bool = false) -> String {
             var conditions = ["i.user_id = ?1", "i.contact_id = ?2"]
-            if tag { conditions.append("i.msg_content_tag = ?5") }
+            // The second condition is the tag index's own (it leaves texts out, which no filter
+            // selects): SQLite uses a partial index only for a query that states its condition.
+            if tag { conditions.append(contentsOf: ["i.msg_content_tag = ?5", "i.msg_content_tag <> 'text'"]) }
             conditions.append(direction == .before ? "i.chat_item_id < ?3" : "i.chat_item_id > ?3")
             if search {
                 conditions.append(contentsOf: ["i.item_deleted = 0", "i.item_text LIKE ?6 ESCAPE '\\'"])

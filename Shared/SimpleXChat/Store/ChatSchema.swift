@@ -17,6 +17,7 @@ public enum ChatSchema {
         Migration("20261201_chat_list_unread", sql: chatListUnread),
         Migration("20261202_receipts", sql: receipts),
         Migration("20261203_redundant_indexes", sql: redundantIndexes),
+        Migration("20261204_partial_item_indexes", sql: partialItemIndexes),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

@@ -144,7 +144,7 @@ import Testing
         for analyzed in [false, true] {
             if analyzed { try database.execute("ANALYZE") }
             for (sql, index) in [
-                ("DELETE FROM chat_items WHERE contact_id = ?", "idx_chat_items_agent_msg_id (contact_id=?)"),
+                ("DELETE FROM chat_items WHERE contact_id = ?", "idx_chat_items_contact_page (contact_id=?)"),
                 ("DELETE FROM connections WHERE contact_id = ?", "idx_connections_contact_state (contact_id=?)"),
             ] {
                 let plan = try database.fetchAll("EXPLAIN QUERY PLAN " + sql, arguments: [1])
@@ -163,8 +163,8 @@ import Testing
         (ChatSchema.Paging.last, "idx_chat_items_contact_page"),
         (ChatSchema.Paging.before, "idx_chat_items_contact_page"),
         (ChatSchema.Paging.after, "idx_chat_items_contact_page"),
-        (ChatSchema.Paging.unreadCount, "idx_chat_items_contact_status"),
-        (ChatSchema.Paging.firstUnread, "idx_chat_items_contact_status"),
+        (ChatSchema.Paging.unreadCount, "idx_chat_items_contact_unread"),
+        (ChatSchema.Paging.firstUnread, "idx_chat_items_contact_unread"),
         (ChatSchema.Paging.bySharedMsgId, "idx_chat_items_contact_shared_msg_id"),
     ])
     func chatQueriesSearchTheirIndex(sql: String, index: String) throws {
