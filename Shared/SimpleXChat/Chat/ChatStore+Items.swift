@@ -9,7 +9,8 @@ extension ChatStore {
         try withReactions([decodeItem(row)])[0]
     }
 
-    /// Stores a new item and moves its chat to the top of the list.
+    /// Stores a new item; its chat moves to the top of the list (the insert trigger sets
+    /// `chat_ts` from `created_at`).
     func insertItem(
         _ user: ChatUser, contact: ChatContact, direction: ChatItemDirection, content: MsgContent,
         status: ChatItemStatus,
@@ -35,7 +36,6 @@ extension ChatStore {
             try run(
                 "INSERT INTO chat_item_status_events (chat_item_id, item_status, created_at) VALUES (?, ?, ?)",
                 [itemId, status.rawValue, now])
-            try run("UPDATE contacts SET chat_ts = ? WHERE contact_id = ?", [now, contact.contactId])
             return ChatItem(
                 itemId: itemId, contactId: contact.contactId, direction: direction, content: content,
                 status: status, timestamp: time ?? now,

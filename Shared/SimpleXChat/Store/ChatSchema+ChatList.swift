@@ -11,6 +11,8 @@ extension ChatSchema {
     /// - Only sent items have an agent message id (their status follows it): received ones
     ///   stay out of that index. The cascade of a contact's deletion, which used it, finds the
     ///   items through the page index, now led by contact_id (which implies the user).
+    /// - The insert trigger also moves the chat to the top of the list (`chat_ts`), which the
+    ///   app did with a second update of the same contact row for every item.
     static let partialItemIndexes = """
         DROP INDEX idx_chat_items_contact_content_tag;
         CREATE INDEX idx_chat_items_contact_content_tag
@@ -23,6 +25,19 @@ extension ChatSchema {
           ON chat_items (contact_id, agent_msg_id) WHERE agent_msg_id IS NOT NULL;
         DROP INDEX idx_chat_items_contact_page;
         CREATE INDEX idx_chat_items_contact_page ON chat_items (contact_id, chat_item_id);
+
+        DROP TRIGGER chat_items_contact_insert;
+        CREATE TRIGGER chat_items_contact_insert AFTER INSERT ON chat_items
+        WHEN NEW.contact_id IS NOT NULL
+        BEGIN
+          UPDATE contacts SET
+            last_chat_item_id = NEW.chat_item_id,
+            chat_ts = NEW.created_at,
+            unread_count = unread_count + (NEW.item_status = 'rcv_new'),
+            min_unread_item_id = CASE WHEN NEW.item_status = 'rcv_new' AND min_unread_item_id IS NULL
+              THEN NEW.chat_item_id ELSE min_unread_item_id END
+          WHERE contact_id = NEW.contact_id;
+        END;
         """
 
     /// The seventh migration: an index a later one made redundant, written with every item for
