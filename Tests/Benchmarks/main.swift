@@ -4,6 +4,7 @@
 // throughput, store, ratchet, agent, chat; chat-reading and chat-receive for either half of chat),
 // for profiling one figure.
 import Foundation
+import TestSupport
 
 let only = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_ONLY"].map {
     Set($0.split(separator: ",").map(String.init))
@@ -11,6 +12,9 @@ let only = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_ONLY"].map {
 func runs(_ section: String) -> Bool { only?.contains(section) ?? true }
 
 print("simplex-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores")
+// Relays and test peers a crashed test run left behind would take CPU from the figures.
+let strays = StrayChildren.reap()
+if !strays.isEmpty { print("stopped \(strays.count) left-over test processes (relays, test peers) of a crashed earlier run") }
 if runs("foundation") {
     print("")
     print("## Shared state (issue 2)")

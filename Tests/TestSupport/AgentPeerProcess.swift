@@ -17,6 +17,7 @@ public final class AgentPeerProcess: Sendable {
     public init(directory: TemporaryDirectory, servers: String) async throws {
         self.directory = directory
         self.servers = servers
+        StrayChildren.reapOnce()
         process = try ChildProcess(try BuiltProducts.path("simplex-test-peer"), ["agent", directory.path, servers])
         _ = try await process.line(timeout: .seconds(30)) { $0 == "ready" }
     }

@@ -36,6 +36,7 @@ public final class RelayProcess: Sendable {
     public init(directory: TemporaryDirectory) async throws {
         self.directory = directory
         configDirectory = directory.appending("config")
+        StrayChildren.reapOnce()
         process = try ChildProcess(try BuiltProducts.path("smp-server"), ["start", "--config", configDirectory])
         let listening = try await process.line(timeout: .seconds(20)) { $0.hasPrefix("listening on ") }
         guard let portText = listening.split(separator: ":").last, let port = UInt16(portText) else {
