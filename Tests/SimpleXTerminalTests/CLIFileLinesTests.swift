@@ -100,4 +100,16 @@ import Testing
                 "sending file 1 (photo.jpg) in progress (55%): alice"
             ])
     }
+
+    @Test func theChatListNamesAFileThatHasNoText() {
+        let sent = item(.sent, file(.sent, .sndComplete, path: "/tmp/photo.jpg"))
+        #expect(
+            view.chats([ChatPreview(contact: alice, lastItem: sent, unreadCount: 0)]) == ["@alice: you: file photo.jpg"])
+        var captioned = item(.received, file(.received, .rcvInvitation))
+        captioned.content = .file("the holiday")
+        #expect(
+            view.chats([ChatPreview(contact: alice, lastItem: captioned, unreadCount: 1)]) == [
+                "@alice (1 unread): the holiday"
+            ])
+    }
 }

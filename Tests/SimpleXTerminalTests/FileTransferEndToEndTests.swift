@@ -72,9 +72,13 @@ struct FileTransferEndToEndTests {
         #expect(SHA256.hash(try Self.contents("\(inbox)/reply_1.txt")) == SHA256.hash(replied))
         #expect(try Self.contents("\(inbox)/reply.txt") == Array("older".utf8))
 
-        // The chat keeps the offers.
+        // The chat keeps the offers, and the chat list names the last one.
         bob.send("/tail @alice 2")
         try await bob.expectLine(#"\d\d:\d\d alice> sends file report\.bin \(97\.7 KiB / 100000 bytes\)"#)
+        bob.send("/chats")
+        try await bob.expectLine(#"@alice: you: file reply\.txt"#)
+        alice.send("/chats")
+        try await alice.expectLine(#"@bob \(1 unread\): file reply\.txt"#)
         for user in [alice, bob] { try await user.quit() }
     }
 

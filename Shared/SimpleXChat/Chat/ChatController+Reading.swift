@@ -94,7 +94,18 @@ extension ChatController {
     // MARK: - Chat list and contacts
 
     /// Every chat with its last item and unread count, most recently active first.
-    public func chatList() throws(ChatError) -> [ChatPreview] { try store.chatList(user) }
+    public func chatList() throws(ChatError) -> [ChatPreview] { try previewsWithFiles() }
+
+    /// The chat list with the file of each last item that is a file offer (its name is what the
+    /// preview shows): one lookup for each such chat, none for the others.
+    func previewsWithFiles() throws(ChatError) -> [ChatPreview] {
+        var previews = try store.chatList(user)
+        for index in previews.indices {
+            guard let item = previews[index].lastItem, case .file = item.content else { continue }
+            previews[index].lastItem = try withFiles([item])[0]
+        }
+        return previews
+    }
 
     public func contacts() throws(ChatError) -> [ChatContact] { try store.contacts(user) }
 

@@ -95,9 +95,15 @@ public struct CLIView: Sendable {
         guard !previews.isEmpty else { return ["no chats"] }
         return previews.map { preview in
             let unread = preview.unreadCount > 0 ? " (\(preview.unreadCount) unread)" : ""
-            let last = preview.lastItem.map { ": " + ($0.direction == .sent ? "you: " : "") + $0.text } ?? ""
+            let last = preview.lastItem.map { ": " + ($0.direction == .sent ? "you: " : "") + previewText($0) } ?? ""
             return "@\(preview.contact.viewName)\(unread)\(last)"
         }
+    }
+
+    /// An item as the chat list shows it: its text, or for a file without one the file's name.
+    private func previewText(_ item: ChatItem) -> String {
+        guard item.text.isEmpty, let file = item.file else { return item.text }
+        return "file \(file.fileName)"
     }
 
     public func info(_ item: ChatItem, _ info: ChatItemInfo) -> [String] {

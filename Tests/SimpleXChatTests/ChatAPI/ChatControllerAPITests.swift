@@ -122,6 +122,33 @@ import TestSupport
         await f.close()
     }
 
+    /// A chat whose last item offers a file: the chat list and the chat's page carry the file
+    /// (SimpleX `CIFile`) with the item, so a preview can name it.
+    @Test func itemsCarryTheFileTheyOffer() async throws {
+        let f = try await Fixture()
+        let item = try f.store.insertItem(
+            f.user, contact: f.bob, direction: .received, content: .file(""), status: .rcvNew,
+            sharedMsgId: SharedMsgID(bytes: Array(repeating: 9, count: 12)))
+        let file = try f.store.insertFile(
+            f.user, contact: f.bob, item: item, name: "photo.jpg", path: nil, size: 30_000, digest: nil,
+            status: .rcvInvitation)
+        let expected =
+            #""file":{"fileId":\#(file.fileId),"fileName":"photo.jpg","fileSize":30000,"fileStatus":{"type":"rcvInvitation"}}"#
+        let list = try await f.run("/_get chats 1")
+        guard case .apiChats(_, let chats) = list else {
+            Issue.record("not apiChats: \(list.responseType)")
+            return
+        }
+        let bob = chats.first {
+            if case .direct(let c) = $0.chatInfo { c.contactId == f.bob.contactId } else { false }
+        }
+        #expect(bob?.chatItems.map(\.file?.fileName) == ["photo.jpg"])
+        #expect(list.json.compactText.contains(expected))
+        let page = try await f.run("/_get chat @\(f.bob.contactId) count=2")
+        #expect(page.json.compactText.contains(expected))
+        await f.close()
+    }
+
     @Test func chatPages() async throws {
         let f = try await Fixture()
         let id = f.bob.contactId

@@ -149,7 +149,8 @@ extension ChatItemStatus {
 }
 
 extension ChatItem {
-    /// SimpleX `ChatItem`: direction, meta, content, mentions, markdown, quote, reactions.
+    /// SimpleX `ChatItem`: direction, meta, content, mentions, markdown, quote, reactions, and
+    /// the file it offers (`CIFile`).
     public var json: JSON {
         jsonObject([
             "chatDir": Self.directionJSON(sent: direction == .sent),
@@ -160,6 +161,7 @@ extension ChatItem {
             "formattedText": .formattedText(Markdown.formattedText(text)),
             "quotedItem": quote.map(\.json),
             "reactions": .array(reactionCounts),
+            "file": file.map(\.json),
         ])
     }
 

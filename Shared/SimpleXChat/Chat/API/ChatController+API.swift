@@ -193,7 +193,7 @@ extension ChatController {
                 }
             }
             // The list carries each chat's stats: no query per chat.
-            for preview in try store.chatList(user) {
+            for preview in try previewsWithFiles() {
                 chats.append(
                     ChatData(
                         chatInfo: .direct(contact: preview.contact),
