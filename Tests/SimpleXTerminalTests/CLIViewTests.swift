@@ -65,6 +65,26 @@ struct CLIViewTests {
         #expect(view.event(.contactSwitchedDevice(bob)) == ["bob: contact is connected to another client"])
     }
 
+    @Test func aContactsProfileUpdateAsTheSimplexCLIPrintsIt() {
+        func renamed(_ name: String, fullName: String) -> ChatContact {
+            var contact = bob
+            contact.localDisplayName = name
+            contact.profile = Profile(displayName: name, fullName: fullName)
+            return contact
+        }
+        #expect(
+            view.event(.contactUpdated(renamed("bobby", fullName: "Bob B"), from: bob)) == [
+                "contact bob changed to bobby (Bob B)", "use @bobby <message> to send messages",
+            ])
+        #expect(view.event(.contactUpdated(renamed("bob", fullName: "Robert"), from: bob)) == [
+            "contact bob updated full name: Robert"
+        ])
+        #expect(view.event(.contactUpdated(bob, from: renamed("bob", fullName: "Robert"))) == [
+            "contact bob removed full name"
+        ])
+        #expect(view.event(.contactUpdated(bob, from: bob)).isEmpty)
+    }
+
     @Test func theChatListShowsUnreadCountsAndTheLastMessage() {
         let previews = [ChatPreview(contact: bob, lastItem: item(.received, "hi"), unreadCount: 2)]
         #expect(view.chats(previews) == ["@bob (2 unread): hi"])

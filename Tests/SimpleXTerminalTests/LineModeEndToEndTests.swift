@@ -182,6 +182,30 @@ struct LineModeEndToEndTests {
         try await bob.quit()
     }
 
+    /// `/p` sends the new profile to contacts (x.info): a new display name becomes the contact's
+    /// name on the other side, written to from then on; a new full name alone keeps it.
+    @Test func aProfileUpdateRenamesTheContactForItsContacts() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await Self.connect(alice, bob)
+
+        bob.send("/p bobby Bob Builder")
+        try await bob.expect("user profile is changed to bobby (Bob Builder)")
+        try await alice.expectLine(#"contact bob changed to bobby \(Bob Builder\)"#)
+        try await alice.expectLine("use @bobby <message> to send messages")
+        alice.send("@bobby hi, bobby")
+        try await bob.expectLine(#"\d\d:\d\d alice> hi, bobby"#)
+        alice.send("@bob still there?")
+        try await alice.expectLine("error: no contact bob")
+
+        bob.send("/p bobby Robert")
+        try await alice.expectLine("contact bobby updated full name: Robert")
+        bob.send("@alice it is Robert now")
+        try await alice.expectLine(#"\d\d:\d\d bobby> it is Robert now"#)
+        for user in [alice, bob] { try await user.quit() }
+    }
+
     @Test func clearingAChatRemovesItsMessagesHereOnly() async throws {
         let relay = try await RelayProcess()
         let alice = try await CLIUser("alice", relay: relay)

@@ -276,8 +276,8 @@ extension ChatController {
             guard profile.displayName != old.displayName || profile.fullName != old.fullName else {
                 return []
             }
-            try store.updateContactProfile(contact, profile)
-            return [.contactUpdated(try store.contact(id: contact.contactId), from: old)]
+            try store.updateContactProfile(user, contact, profile)
+            return [.contactUpdated(try store.contact(id: contact.contactId), from: contact)]
         case .directDel:
             // The contact deleted us: the chat stays, and says so; nothing more can be sent.
             let item = try store.insertItem(

@@ -11,7 +11,7 @@ public enum ChatEvent: Equatable, Sendable {
     case itemStatus(ChatContact, ChatItem)
     /// Disappearing items whose timer ended, now deleted.
     case itemsExpired(ChatContact, [ChatItem])
-    case contactUpdated(ChatContact, from: Profile)
+    case contactUpdated(ChatContact, from: ChatContact)
     case contactSwitchedDevice(ChatContact)
     case integrityError(ChatContact, String)
     /// A file transfer moved on (started, progressed, finished, failed).

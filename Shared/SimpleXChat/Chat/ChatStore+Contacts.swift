@@ -130,12 +130,20 @@ extension ChatStore {
             [now(), agentConnectionID])
     }
 
-    func updateContactProfile(_ contact: ChatContact, _ profile: Profile) throws(ChatError) {
-        try run(
-            """
-            UPDATE contact_profiles SET display_name = ?, full_name = ?, updated_at = ?
-            WHERE contact_profile_id = (SELECT contact_profile_id FROM contacts WHERE contact_id = ?)
-            """, [profile.displayName, profile.fullName, now(), contact.contactId])
+    /// The contact's new profile (`x.info`). A new display name becomes the contact's local
+    /// name too (`name_1`, ... when taken), as SimpleX does: the user then writes to it by it.
+    func updateContactProfile(_ user: ChatUser, _ contact: ChatContact, _ profile: Profile) throws(ChatError) {
+        try transaction { () throws(ChatError) in
+            try run(
+                """
+                UPDATE contact_profiles SET display_name = ?, full_name = ?, updated_at = ?
+                WHERE contact_profile_id = (SELECT contact_profile_id FROM contacts WHERE contact_id = ?)
+                """, [profile.displayName, profile.fullName, now(), contact.contactId])
+            guard profile.displayName != contact.profile.displayName else { return }
+            try run(
+                "UPDATE contacts SET local_display_name = ?, updated_at = ? WHERE contact_id = ?",
+                [try freeDisplayName(user, profile.displayName), now(), contact.contactId])
+        }
     }
 
     /// The user's receipts setting for contacts; `clearOverrides` also resets every contact's own.

@@ -67,8 +67,20 @@ public struct CLIView: Sendable {
             // SimpleX's CLI prints nothing when a disappearing message goes.
             return []
         case .contactUpdated(let contact, let old):
-            return ["contact \(old.displayName) changed to \(contact.profile.displayName)"
-                + (contact.profile.fullName.isEmpty ? "" : " (\(contact.profile.fullName))")]
+            // As SimpleX's CLI: by local names, which follow the contact's display name.
+            let (name, fullName) = (contact.localDisplayName, contact.profile.fullName)
+            if name == old.localDisplayName {
+                guard fullName != old.profile.fullName else { return [] }
+                return [
+                    "contact \(name)"
+                        + (fullName.isEmpty || fullName == name ? " removed full name" : " updated full name: \(fullName)")
+                ]
+            }
+            return [
+                "contact \(old.localDisplayName) changed to \(name)"
+                    + (fullName.isEmpty || fullName == name ? "" : " (\(fullName))"),
+                "use @\(name) <message> to send messages",
+            ]
         case .contactSwitchedDevice(let contact):
             return ["\(contact.viewName): contact is connected to another client"]
         case .integrityError(let contact, let what):

@@ -59,9 +59,7 @@ extension ChatEvent {
                     ?? .unknown(type: "emoji", json: ["type": "emoji", "emoji": .string(emoji)]))
             return tagged(type, ["user": user.json, "added": .bool(add), "reaction": reaction.json])
         case .contactUpdated(let contact, let old):
-            var from = contact
-            from.profile = old
-            return tagged(type, ["user": user.json, "fromContact": from.json, "toContact": contact.json])
+            return tagged(type, ["user": user.json, "fromContact": old.json, "toContact": contact.json])
         case .integrityError(let contact, let description):
             let error = ChatAPIError.internalError(
                 "message integrity error with \(contact.viewName): \(description)")

@@ -1,0 +1,63 @@
+import Foundation
+import SimpleXCrypto
+import Testing
+import TestSupport
+
+@testable import SimpleXChat
+
+/// A contact's new profile (`x.info`): a new display name becomes the contact's local name
+/// (with a suffix when another chat has it), as SimpleX does; a new full name alone keeps it.
+@Suite struct ChatProfileUpdateTests {
+    @Test(.timeLimit(.minutes(1))) func aNewDisplayNameRenamesTheContactAndAFullNameAloneDoesNot() async throws {
+        let directory = try TemporaryDirectory("chat-profile")
+        let user = try ChatController.createUser(
+            groupDirectory: directory.path, profile: Profile(displayName: "alice", fullName: ""))
+        let store = try ChatStore(path: directory.path + "/simplex_v1_chat.db")
+        for name in ["bob", "bobby"] {
+            try store.insertPendingConnection(user, agentConnectionID: "conn-\(name)")
+            _ = try store.createContact(
+                user, profile: Profile(displayName: name, fullName: ""), agentConnectionID: "conn-\(name)")
+            try store.setReady(agentConnectionID: "conn-\(name)")
+        }
+        store.close()
+        let chat = try await ChatController.open(
+            groupDirectory: directory.path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        var events = chat.events.makeAsyncIterator()
+        func profile(_ id: UInt8, _ displayName: String, _ fullName: String) async throws -> ChatEvent? {
+            let body = try ChatMessage(
+                msgId: SharedMsgID(bytes: Array(repeating: id, count: 12)),
+                event: .info(Profile(displayName: displayName, fullName: fullName))
+            ).encoded()
+            await chat.handle(batch: [
+                .message(
+                    connection: "conn-bob",
+                    message: AgentReceivedMessage(agentMsgID: Int64(id), integrity: .ok, body: body))
+            ])
+            // (The agent of this test never received the message: its acknowledgement fails,
+            // told as an error after the update.)
+            while let event = await events.next() {
+                if case .contactUpdated = event { return event }
+            }
+            return nil
+        }
+
+        // "bobby" is another contact's name here: bob becomes bobby_1.
+        guard case .contactUpdated(let renamed, let before) = try await profile(1, "bobby", "Bob Builder") else {
+            Issue.record("no contactUpdated event")
+            return
+        }
+        #expect(before.localDisplayName == "bob" && renamed.localDisplayName == "bobby_1")
+        #expect(renamed.profile == Profile(displayName: "bobby", fullName: "Bob Builder"))
+        #expect(try await chat.contacts().map(\.localDisplayName).sorted() == ["bobby", "bobby_1"])
+        let json = ChatEvent.contactUpdated(renamed, from: before).json(user: await chat.user).compactText
+        #expect(json.contains(#""fromContact":{"#) && json.contains(#""localDisplayName":"bob""#))
+        #expect(json.contains(#""localDisplayName":"bobby_1""#))
+
+        guard case .contactUpdated(let updated, _) = try await profile(2, "bobby", "Robert") else {
+            Issue.record("no contactUpdated event")
+            return
+        }
+        #expect(updated.localDisplayName == "bobby_1" && updated.profile.fullName == "Robert")
+        await chat.stop()
+    }
+}
