@@ -311,4 +311,28 @@ struct LineModeEndToEndTests {
         try await alice.expectLine("error: invalid command: no chat yet: write @name message")
         try await alice.quit()
     }
+
+    /// The first run asks again when the display name it gets is not one word, as SimpleX's
+    /// CLI does, instead of ending the program.
+    @Test func theFirstRunAsksAgainForADisplayNameThatIsNotOneWord() async throws {
+        let relay = try await RelayProcess()
+        let directory = try TemporaryDirectory("cli-dave")
+        let process = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address],
+            environment: CLIUser.environment(directory))
+        _ = try await process.line { $0.hasPrefix("No user profile yet") }
+        process.send("dave smith")
+        _ = try await process.line { $0 == "a display name is one word, without spaces; your display name:" }
+        process.send("@dave")
+        _ = try await process.line { $0 == "a display name cannot start with @; your display name:" }
+        process.send("  ")
+        _ = try await process.line { $0 == "a display name is needed; your display name:" }
+        process.send("dave")
+        _ = try await process.line { $0 == "Current user: dave" }
+        process.send("/q")
+        #expect(try await process.wait(timeout: .seconds(30)) == 0)
+        // The name is kept: the next start goes straight to the chat.
+        let again = try await CLIUser("dave", relay: relay, directory: directory)
+        try await again.quit()
+    }
 }

@@ -13,6 +13,15 @@ struct LineMode {
     let errors: @Sendable (String) -> Void
     let view = CLIView()
 
+    /// Why `name` cannot be the user's display name, if it cannot: the line mode names chats by
+    /// one word, and `@`, `#` and `/` at the start of a line are commands.
+    static func displayNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "a display name is needed" }
+        if name.contains(where: \.isWhitespace) { return "a display name is one word, without spaces" }
+        if let first = name.first, "@#/".contains(first) { return "a display name cannot start with \(first)" }
+        return nil
+    }
+
     func run() async -> Int32 {
         let access: CoreAccess
         do { access = try await CoreAccess.open(environment: environment) } catch {
@@ -27,11 +36,20 @@ struct LineMode {
         do {
             if try ChatController.activeUser(groupDirectory: container.path) == nil {
                 output("No user profile yet. Your display name (shown to your contacts, no spaces):")
-                guard let name = await input.nextLine()?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
-                    !name.contains(" ")
-                else {
-                    errors("simplex-chat: a display name is needed (one word)")
-                    return ExitStatus.failure
+                // Asked again until it is one word, as SimpleX's CLI does; only the end of the
+                // input gives up.
+                var name = ""
+                while name.isEmpty {
+                    guard let line = await input.nextLine() else {
+                        errors("simplex-chat: a display name is needed (one word)")
+                        return ExitStatus.failure
+                    }
+                    let candidate = line.trimmingCharacters(in: .whitespaces)
+                    if let problem = Self.displayNameProblem(candidate) {
+                        output("\(problem); your display name:")
+                    } else {
+                        name = candidate
+                    }
                 }
                 _ = try ChatController.createUser(
                     groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""))
