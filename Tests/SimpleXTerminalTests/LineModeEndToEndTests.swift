@@ -335,4 +335,36 @@ struct LineModeEndToEndTests {
         let again = try await CLIUser("dave", relay: relay, directory: directory)
         try await again.quit()
     }
+
+    /// In a terminal, Linux passes on 4,095 bytes of a line and drops the rest: a longer pasted
+    /// message is refused whole, with a one-line error, instead of going out cut. The chat goes
+    /// on, and shorter lines are sent as ever. (util-linux `script` puts a pseudo-terminal, with
+    /// the kernel's line discipline, between the test and the client.)
+    @Test func aLineTheTerminalCutIsRefusedInsteadOfSentCut() async throws {
+        let relay = try await RelayProcess()
+        let bob = try await CLIUser("bob", relay: relay)
+        let directory = try TemporaryDirectory("cli-alice")
+        let command = [try BuiltProducts.path("simplex-chat"), "--cli", "-s", relay.address]
+            .map { "'\($0)'" }.joined(separator: " ")
+        let alice = try ChildProcess(
+            "/usr/bin/script", ["-qfec", command, "/dev/null"], environment: CLIUser.environment(directory))
+        _ = try await alice.line { $0.contains("No user profile yet") }
+        alice.send("alice")
+        _ = try await alice.line { $0.contains("Current user: alice") }
+        alice.send("/c")
+        let link = try await alice.line { $0.hasPrefix("simplex:/invitation#") }
+        bob.send("/c \(link.trimmingCharacters(in: .whitespacesAndNewlines))")
+        _ = try await alice.line { $0.contains("bob: contact is connected") }
+
+        alice.send("@bob " + String(repeating: "long text ", count: 500))
+        _ = try await alice.line {
+            $0.contains("error: the terminal cut this line at 4095 bytes, so nothing was sent")
+        }
+        alice.send("@bob a short one")
+        try await bob.expectLine(#"\d\d:\d\d alice> a short one"#)
+        #expect(!bob.process.allOutput.contains { $0.contains("long text") })
+        alice.send("/q")
+        #expect(try await alice.wait(timeout: .seconds(30)) == 0)
+        try await bob.quit()
+    }
 }

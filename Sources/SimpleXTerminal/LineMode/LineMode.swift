@@ -82,6 +82,13 @@ struct LineMode {
         let user = await chat.user
         output("Current user: \(user.profile.displayName)")
         while let line = await input.nextLine() {
+            if let limit = input.terminalLineLimit, line.utf8.count >= limit {
+                // The terminal dropped what came after: sending the rest would send a cut message.
+                output(
+                    "error: the terminal cut this line at \(limit) bytes, so nothing was sent: send long text with simplex-chat -e, or as a file with /f"
+                )
+                continue
+            }
             let command: CLICommand?
             do { command = try CLICommand.parse(line) } catch {
                 output("error: \(error)")
@@ -249,6 +256,17 @@ private final class Session: Sendable {
 
 /// Lines of standard input, read on a thread of their own so no cooperative thread blocks.
 final class StandardInput: Sendable {
+    /// When standard input is a terminal in canonical mode, the longest line it passes on
+    /// whole: Linux keeps 4,095 bytes of a line and drops the rest, so a line that long may
+    /// have been cut. Nil for a pipe or a file, whose lines arrive whole.
+    let terminalLineLimit: Int? = {
+        var settings = termios()
+        guard isatty(STDIN_FILENO) != 0, tcgetattr(STDIN_FILENO, &settings) == 0,
+            settings.c_lflag & tcflag_t(ICANON) != 0
+        else { return nil }
+        return 4_095
+    }()
+
     private struct State {
         var lines: [String] = []
         var finished = false
