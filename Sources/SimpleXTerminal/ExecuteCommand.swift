@@ -53,8 +53,13 @@ struct ExecuteCommand {
         return response.chatError == nil ? ExitStatus.ok : ExitStatus.failure
     }
 
-    /// With no user yet, only `/create user <name>` can run.
+    /// With no user yet, only `/create user <name>` can run, and what needs no user at all
+    /// (`/_parse markdown`, as in SimpleX).
     private func firstUser(_ command: ChatCommand, access: CoreAccess) throws -> Int32 {
+        if case .apiParseMarkdown(let text) = command {
+            output(ChatResponse.apiParsedMarkdown(formattedText: Markdown.formattedText(text)).jsonText)
+            return ExitStatus.ok
+        }
         guard case .createActiveUser(let name) = command else {
             output(ChatResponse.chatCmdError(user: nil, chatError: .noActiveUser).jsonText)
             errors(

@@ -136,6 +136,13 @@ struct ExecuteEndToEndTests {
             run.err == [
                 "simplex-chat: no user profile yet: run simplex-chat --cli first (or simplex-chat -e '/create user <name>')"
             ])
+        // Parsing markdown needs no user (as in SimpleX).
+        let parsed = try await Self.execute("/_parse markdown *hi*", in: directory)
+        #expect(parsed.status == 0, "\(parsed.err)")
+        #expect(
+            parsed.out == [
+                #"{"result":{"type":"apiParsedMarkdown","formattedText":[{"format":{"type":"bold"},"text":"hi"}]}}"#
+            ])
         let made = try await Self.execute("/create user dora", in: directory)
         #expect(made.status == 0, "\(made.err)")
         #expect((try made.json()["result"] as? [String: Any])?["type"] as? String == "activeUser")
