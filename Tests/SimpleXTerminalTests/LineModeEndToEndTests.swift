@@ -294,6 +294,14 @@ struct LineModeEndToEndTests {
         try await bob.expectLine(#"\d\d:\d\d alice> deleted contact"#)
         alice.send("@bob are you there")
         try await alice.expectLine("error: no contact bob")
+        // Bob keeps the chat, but cannot write to alice any more: nothing is sent, no item made
+        // (as SimpleX: "alice: not active").
+        bob.send("@alice hello?")
+        try await bob.expectLine("error: alice: not active")
+        bob.send("/tail @alice 1")
+        try await bob.expectLine(#"\d\d:\d\d alice> deleted contact"#)
+        bob.send("/chats")
+        try await bob.expectLine("@alice: deleted contact")
         try await alice.quit()
         try await bob.quit()
     }

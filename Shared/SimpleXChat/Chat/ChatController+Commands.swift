@@ -158,7 +158,7 @@ extension ChatController {
         user.profile.displayName = displayName
         user.profile.fullName = fullName
         try store.updateUserProfile(user, user.profile)
-        for contact in try store.contacts(user) where contact.ready {
+        for contact in try store.contacts(user) where contact.ready && contact.active {
             guard let id = contact.agentConnectionID else { continue }
             _ = try? await agent.sendMessage(id, body: try encode(.info(user.profile)))
         }
@@ -173,6 +173,7 @@ extension ChatController {
     }
 
     func connected(_ contact: ChatContact) throws(ChatError) -> String {
+        guard contact.active else { throw .contactNotActive(contact.viewName) }
         guard contact.ready, let id = contact.agentConnectionID else { throw .notConnected(contact.viewName) }
         return id
     }

@@ -280,6 +280,7 @@ extension ChatController {
             return [.contactUpdated(try store.contact(id: contact.contactId), from: contact)]
         case .directDel:
             // The contact deleted us: the chat stays, and says so; nothing more can be sent.
+            try store.setDeletedByContact(contact)
             let item = try store.insertItem(
                 user, contact: contact, direction: .received,
                 content: .placeholder(type: "contactDeleted", text: "deleted contact"), status: .rcvNew,

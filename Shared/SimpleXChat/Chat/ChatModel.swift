@@ -23,6 +23,9 @@ public struct ChatContact: Equatable, Sendable {
     /// Delivery receipts to this contact: on, off, or nil to follow the user's setting
     /// (SimpleX `chatSettings.sendRcpts`).
     public var sendRcpts: Bool? = nil
+    /// False once the contact deleted us (x.direct.del): the chat stays, nothing more can be
+    /// sent to it (SimpleX `contactStatus` `deleted`).
+    public var active: Bool = true
 
     /// Whether messages from this contact are acknowledged with a delivery receipt.
     public func sendsReceipts(_ user: ChatUser) -> Bool { sendRcpts ?? user.sendRcptsContacts }
@@ -120,6 +123,8 @@ public enum ChatError: Error, Equatable, Sendable, CustomStringConvertible {
     case requestNotFound(String)
     case invalidCommand(String)
     case notConnected(String)
+    /// The contact deleted us: nothing more can be sent to it (SimpleX `CEContactNotActive`).
+    case contactNotActive(String)
     case agent(String)
     case store(String)
     case file(ChatFileError)
@@ -136,6 +141,7 @@ public enum ChatError: Error, Equatable, Sendable, CustomStringConvertible {
         case .requestNotFound(let name): "no contact request from \(name)"
         case .invalidCommand(let why): "invalid command: \(why)"
         case .notConnected(let name): "\(name) is not connected yet"
+        case .contactNotActive(let name): "\(name): not active"
         case .agent(let why): why
         case .store(let why): "chat database: \(why)"
         case .file(let error): error.description

@@ -8,7 +8,7 @@ extension ChatStore {
     /// first. Two queries whatever the number of chats: the list (the last item and the count are
     /// kept on the contact by triggers) and the reactions of the last items.
     func chatList(_ user: ChatUser) throws(ChatError) -> [ChatPreview] {
-        let itemOffset = 11
+        let itemOffset = 12
         var previews: [ChatPreview] = []
         previews.reserveCapacity(256)
         try forEachRow(ChatSchema.Reading.chatList, [user.userId]) { row throws(ChatError) in
@@ -17,8 +17,8 @@ extension ChatStore {
                 ChatPreview(
                     contact: try listedContact(row),
                     lastItem: lastId == nil ? nil : try decodeItem(row, at: itemOffset),
-                    unreadCount: try column(row, 8), unreadChat: try column(row, 9),
-                    minUnreadItemId: try column(row, 10)))
+                    unreadCount: try column(row, 9), unreadChat: try column(row, 10),
+                    minUnreadItemId: try column(row, 11)))
         }
         let ids = previews.compactMap { $0.lastItem?.itemId }
         guard !ids.isEmpty else { return previews }
@@ -38,7 +38,8 @@ extension ChatStore {
             contactId: try column(row, 0), localDisplayName: try column(row, 1),
             profile: Profile(displayName: try column(row, 3), fullName: try column(row, 4)),
             localAlias: try column(row, 2),
-            agentConnectionID: try column(row, 5), ready: status == "ready", sendRcpts: try column(row, 7))
+            agentConnectionID: try column(row, 5), ready: status == "ready", sendRcpts: try column(row, 7),
+            active: (try column(row, 8) as String) == "active")
     }
 
     // MARK: - Read and unread

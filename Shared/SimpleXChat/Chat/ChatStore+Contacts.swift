@@ -182,7 +182,7 @@ extension ChatStore {
 
     private static let contactColumns = """
         SELECT c.contact_id, c.local_display_name, c.local_alias, p.display_name, p.full_name, cn.agent_conn_id,
-          cn.conn_status, c.send_rcpts FROM contacts c JOIN contact_profiles p ON p.contact_profile_id = c.contact_profile_id
+          cn.conn_status, c.send_rcpts, c.contact_status FROM contacts c JOIN contact_profiles p ON p.contact_profile_id = c.contact_profile_id
         LEFT JOIN connections cn ON cn.contact_id = c.contact_id
         """
 
@@ -200,7 +200,15 @@ extension ChatStore {
                 displayName: try value(row, "display_name"), fullName: try value(row, "full_name")),
             localAlias: try value(row, "local_alias"), agentConnectionID: try value(row, "agent_conn_id"),
             ready: (try value(row, "conn_status") as String?) == "ready",
-            sendRcpts: try value(row, "send_rcpts"))
+            sendRcpts: try value(row, "send_rcpts"),
+            active: (try value(row, "contact_status") as String) == "active")
+    }
+
+    /// The contact deleted us (x.direct.del): kept, with its chat, as no longer active.
+    func setDeletedByContact(_ contact: ChatContact) throws(ChatError) {
+        try run(
+            "UPDATE contacts SET contact_status = 'deleted', updated_at = ? WHERE contact_id = ?",
+            [now(), contact.contactId])
     }
 
     func contact(named name: String, _ user: ChatUser) throws(ChatError) -> ChatContact {

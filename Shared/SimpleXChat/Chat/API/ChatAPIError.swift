@@ -10,6 +10,8 @@ public enum ChatAPIError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidChatItemUpdate
     case invalidChatItemDelete
     case invalidForward
+    /// The contact deleted us (SimpleX names the contact; here by its name).
+    case contactNotActive(contactName: String)
     /// The command is not right for this chat or item, or asks for what this build does not do.
     case commandError(String)
     case internalError(String)
@@ -47,6 +49,7 @@ public enum ChatAPIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidChatItemUpdate: return error("invalidChatItemUpdate")
         case .invalidChatItemDelete: return error("invalidChatItemDelete")
         case .invalidForward: return error("invalidForward")
+        case .contactNotActive(let name): return error("contactNotActive", ("contactName", .string(name)))
         case .commandError(let message): return error("commandError", ("message", .string(message)))
         case .internalError(let message): return error("internalError", ("message", .string(message)))
         case .contactNotFound(let id): return store("contactNotFound", ("contactId", .int64(id)))
@@ -80,6 +83,7 @@ public enum ChatAPIError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidChatItemUpdate: "only your own messages can be edited"
         case .invalidChatItemDelete: "this message cannot be deleted for everyone"
         case .invalidForward: "these messages cannot be forwarded"
+        case .contactNotActive(let name): "\(name): not active"
         case .commandError(let message): message
         case .internalError(let message): "internal error: \(message)"
         case .contactNotFound(let id): "no contact @\(id)"
@@ -118,6 +122,7 @@ extension ChatAPIError {
         case .requestNotFound(let name): self = .contactRequestNotFoundByName(contactName: name)
         case .invalidCommand(let why): self = .commandError(why)
         case .notConnected(let name): self = .contactNotReady(contactName: name)
+        case .contactNotActive(let name): self = .contactNotActive(contactName: name)
         case .agent(let why): self = .agent(why)
         case .store(let why): self = .dbException(why)
         case .file(let error): self = .commandError("\(error)")

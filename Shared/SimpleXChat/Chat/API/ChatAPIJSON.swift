@@ -92,7 +92,7 @@ extension ChatContact {
                     "connStatus": .string(ready ? "ready" : "joined"),
                 ])
             },
-            "contactStatus": "active",
+            "contactStatus": .string(active ? "active" : "deleted"),
             // Notifications and favourites are not settable yet: SimpleX's defaults.
             "chatSettings": jsonObject([
                 "enableNtfs": "all", "sendRcpts": sendRcpts.map(JSON.bool), "favorite": false,
