@@ -302,6 +302,8 @@ struct LineModeEndToEndTests {
         try await bob.expectLine(#"\d\d:\d\d alice> deleted contact"#)
         bob.send("/chats")
         try await bob.expectLine("@alice: deleted contact")
+        bob.send("/d @alice")
+        try await bob.expectLine("alice: contact is deleted")
         try await alice.quit()
         try await bob.quit()
     }

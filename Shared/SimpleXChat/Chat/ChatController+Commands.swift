@@ -109,8 +109,10 @@ extension ChatController {
     public func deleteContact(_ name: String) async throws(ChatError) {
         let contact = try contact(named: name)
         if let id = contact.agentConnectionID {
-            if contact.ready { _ = try? await agent.sendMessage(id, body: try encode(.directDel)) }
-            try? await agent.deleteConnection(id, waitDelivery: contact.ready)
+            // A contact who deleted us has no queue to tell: nothing is sent or waited for.
+            let reachable = contact.ready && contact.active
+            if reachable { _ = try? await agent.sendMessage(id, body: try encode(.directDel)) }
+            try? await agent.deleteConnection(id, waitDelivery: reachable)
         }
         try store.deleteContact(contact)
     }
