@@ -38,12 +38,8 @@ extension ChatController {
             emit(.contactRequest(try store.insertRequest(user, invitationID: invitationID, profile: profile)))
         case .message(let id, let message):
             try await received(message, on: id)
-        case .sent(let id, let agentMsgID):
-            try updateStatus(connection: id, agentMsgID: agentMsgID, to: .sndSent)
-        case .delivered(let id, let agentMsgID, _):
-            try updateStatus(connection: id, agentMsgID: agentMsgID, to: .sndRcvd)
-        case .sendFailed(let id, let agentMsgID, _):
-            if let agentMsgID { try updateStatus(connection: id, agentMsgID: agentMsgID, to: .sndError) }
+        case .sent, .delivered, .sendFailed:
+            if let update = try statusUpdate(event) { emit(update) }
         case .subscriptionEnded(let id):
             if let contact = try store.contact(agentConnectionID: id) {
                 emit(.contactSwitchedDevice(contact))
@@ -61,27 +57,67 @@ extension ChatController {
         }
     }
 
-    private func updateStatus(connection id: String, agentMsgID: Int64, to status: ChatItemStatus)
-        throws(ChatError)
-    {
-        guard let contact = try store.contact(agentConnectionID: id),
+    /// The status an agent event gives a sent item (sent, delivered, failed), written; the
+    /// event that tells of it, or nil when there is no such item or nothing changes.
+    private func statusUpdate(_ event: AgentEvent) throws(ChatError) -> ChatEvent? {
+        let (id, agentMsgID, status): (String, Int64?, ChatItemStatus) =
+            switch event {
+            case .sent(let id, let agentMsgID): (id, agentMsgID, .sndSent)
+            case .delivered(let id, let agentMsgID, _): (id, agentMsgID, .sndRcvd)
+            case .sendFailed(let id, let agentMsgID, _): (id, agentMsgID, .sndError)
+            default: ("", nil, .sndNew)
+            }
+        guard let agentMsgID, let contact = try store.contact(agentConnectionID: id),
             let item = try store.item(contact, agentMsgID: agentMsgID)
-        else { return }
+        else { return nil }
         // A receipt can overtake SENT; never go back from delivered.
-        if item.status == .sndRcvd && status == .sndSent { return }
+        if item.status == .sndRcvd && status == .sndSent { return nil }
         try store.setStatus(item, status)
-        emit(.itemStatus(contact, try store.item(id: item.itemId)))
+        return .itemStatus(contact, try store.item(id: item.itemId))
+    }
+
+    /// Whether `event` is a status for a contact's sent item (not a file's own connection, whose
+    /// events the transfer handles), which `handle(batch:)` writes together with its neighbours.
+    private func isContactStatus(_ event: AgentEvent) -> Bool {
+        switch event {
+        case .sent(let id, _), .delivered(let id, _, _), .sendFailed(let id, _, _):
+            (try? store.contact(agentConnectionID: id)) != nil
+        default: false
+        }
+    }
+
+    /// Statuses that came together: written in one transaction (one durable commit instead of
+    /// one per message), told after it. If that fails, each is tried on its own.
+    private func statusesTogether(_ events: [AgentEvent]) async {
+        var updates: [ChatEvent] = []
+        do {
+            try store.transaction { () throws(ChatError) in
+                for event in events { if let update = try statusUpdate(event) { updates.append(update) } }
+            }
+        } catch {
+            for event in events { await handle(event) }
+            return
+        }
+        for update in updates { emit(update) }
     }
 
     // MARK: - Received messages
 
     /// A batch of agent events, in order. Each run of received messages that need only the store
     /// (texts, edits, deletions, reactions, profiles: no file to offer) — one message or many — is
-    /// stored in one transaction, one durable commit for the run, and acknowledged after it;
-    /// anything else is handled on its own.
+    /// stored in one transaction, one durable commit for the run, and acknowledged after it; each
+    /// run of statuses of sent items is written in one transaction too; anything else is handled
+    /// on its own.
     func handle(batch events: [AgentEvent]) async {
         var index = 0
         while index < events.count {
+            var statuses = 0
+            while index + statuses < events.count, isContactStatus(events[index + statuses]) { statuses += 1 }
+            if statuses > 1 {
+                await statusesTogether(Array(events[index..<index + statuses]))
+                index += statuses
+                continue
+            }
             var run: [ReceivedMessage] = []
             while index + run.count < events.count,
                 case .message(let id, let message) = events[index + run.count],
