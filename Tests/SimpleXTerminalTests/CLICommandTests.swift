@@ -66,6 +66,12 @@ struct CLICommandTests {
         #expect(throws: CLIParseError("unknown command /set: type /help")) {
             try CLICommand.parse("/set alias x")
         }
+        // SimpleX CLI users' group commands get a plain answer, not "unknown" or "no chat yet".
+        for line in ["#team hello", ">#team (hi) yes", "! #team (hi) hello", "\\ #team hi", "/g team", "/j #team", "/ms #team"] {
+            #expect(throws: CLIParseError("groups are not supported by this client yet")) {
+                try CLICommand.parse(line)
+            }
+        }
     }
 
     @Test func reactionMarkersMapToSimplexEmoji() {

@@ -42,11 +42,16 @@ public enum CLICommand: Equatable, Sendable {
     case help
     case quit
 
+    /// What SimpleX's CLI users type for groups, which this client does not have yet.
+    static let noGroups = CLIParseError("groups are not supported by this client yet")
+
     /// Parses one line; a line that is none of the commands is an error with a hint.
     public static func parse(_ line: String) throws(CLIParseError) -> CLICommand? {
         let text = line.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         if text.hasPrefix("/") { return try slashCommand(text) }
+        // `#group message`, and the reply, edit, delete and react forms naming a group.
+        if text.hasPrefix("#") || [">#", "! #", "\\ #"].contains(where: text.hasPrefix) { throw noGroups }
         if text.hasPrefix(">@") { return try reply(String(text.dropFirst())) }
         if text.hasPrefix("! @") { return try edit(String(text.dropFirst(2))) }
         if text.hasPrefix("\\ @") {
@@ -155,6 +160,8 @@ public enum CLICommand: Equatable, Sendable {
                 return .chatCommand(command)
             default: throw unknown
             }
+        case "/g", "/group", "/a", "/add", "/j", "/join", "/l", "/leave", "/ms", "/members", "/rm", "/remove":
+            throw noGroups
         case "/help", "/h": return .help
         case "/q", "/quit": return .quit
         default: throw CLIParseError("unknown command \(words[0]): type /help")
