@@ -57,7 +57,7 @@ struct ExecuteCommand {
     /// (`/_parse markdown`, as in SimpleX).
     private func firstUser(_ command: ChatCommand, access: CoreAccess) throws -> Int32 {
         if case .apiParseMarkdown(let text) = command {
-            output(ChatResponse.apiParsedMarkdown(formattedText: Markdown.formattedText(text)).jsonText)
+            output(ChatResponse.parsedMarkdown(text).jsonText)
             return ExitStatus.ok
         }
         guard case .createActiveUser(let name) = command else {

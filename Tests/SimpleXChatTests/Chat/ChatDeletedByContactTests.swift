@@ -9,17 +9,8 @@ import TestSupport
 /// longer active (`contactStatus` `deleted` in the API), and nothing more can be sent to it.
 @Suite struct ChatDeletedByContactTests {
     @Test(.timeLimit(.minutes(1))) func aContactWhoDeletedUsCannotBeWrittenTo() async throws {
-        let directory = try TemporaryDirectory("chat-deleted")
-        let user = try ChatController.createUser(
-            groupDirectory: directory.path, profile: Profile(displayName: "alice", fullName: ""))
-        let store = try ChatStore(path: directory.path + "/simplex_v1_chat.db")
-        try store.insertPendingConnection(user, agentConnectionID: "conn-bob")
-        let bob = try store.createContact(
-            user, profile: Profile(displayName: "bob", fullName: ""), agentConnectionID: "conn-bob")
-        try store.setReady(agentConnectionID: "conn-bob")
-        store.close()
-        let chat = try await ChatController.open(
-            groupDirectory: directory.path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        let fixture = try await ChatWithContacts.open("chat-deleted", contacts: ["bob"])
+        let (chat, bob) = (fixture.chat, fixture.contacts[0])
         #expect(try await chat.contact(id: bob.contactId).active)
 
         let body = try ChatMessage(event: .directDel).encoded()
@@ -36,6 +27,6 @@ import TestSupport
         }
         let items = try await chat.chatItems(contactId: bob.contactId, .last(count: 10))
         #expect(items.map(\.text) == ["deleted contact"])
-        await chat.stop()
+        await fixture.chat.stop()  // (the fixture, and its directory, live until here)
     }
 }

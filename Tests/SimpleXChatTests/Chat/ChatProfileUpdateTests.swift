@@ -9,19 +9,8 @@ import TestSupport
 /// (with a suffix when another chat has it), as SimpleX does; a new full name alone keeps it.
 @Suite struct ChatProfileUpdateTests {
     @Test(.timeLimit(.minutes(1))) func aNewDisplayNameRenamesTheContactAndAFullNameAloneDoesNot() async throws {
-        let directory = try TemporaryDirectory("chat-profile")
-        let user = try ChatController.createUser(
-            groupDirectory: directory.path, profile: Profile(displayName: "alice", fullName: ""))
-        let store = try ChatStore(path: directory.path + "/simplex_v1_chat.db")
-        for name in ["bob", "bobby"] {
-            try store.insertPendingConnection(user, agentConnectionID: "conn-\(name)")
-            _ = try store.createContact(
-                user, profile: Profile(displayName: name, fullName: ""), agentConnectionID: "conn-\(name)")
-            try store.setReady(agentConnectionID: "conn-\(name)")
-        }
-        store.close()
-        let chat = try await ChatController.open(
-            groupDirectory: directory.path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        let fixture = try await ChatWithContacts.open("chat-profile", contacts: ["bob", "bobby"])
+        let chat = fixture.chat
         var events = chat.events.makeAsyncIterator()
         func profile(_ id: UInt8, _ displayName: String, _ fullName: String) async throws -> ChatEvent? {
             let body = try ChatMessage(
@@ -58,6 +47,6 @@ import TestSupport
             return
         }
         #expect(updated.localDisplayName == "bobby_1" && updated.profile.fullName == "Robert")
-        await chat.stop()
+        await fixture.chat.stop()  // (the fixture, and its directory, live until here)
     }
 }

@@ -17,17 +17,8 @@ import TestSupport
     }
 
     @Test func aBatchIsStoredAndToldInOrderWithEditsInvalidMessagesAndRepeatsAsOneAtATime() async throws {
-        let directory = try TemporaryDirectory("chat-batch")
-        let user = try ChatController.createUser(
-            groupDirectory: directory.path, profile: Profile(displayName: "alice", fullName: ""))
-        let store = try ChatStore(path: directory.path + "/simplex_v1_chat.db")
-        try store.insertPendingConnection(user, agentConnectionID: "conn-bob")
-        let bob = try store.createContact(
-            user, profile: Profile(displayName: "bob", fullName: ""), agentConnectionID: "conn-bob")
-        try store.setReady(agentConnectionID: "conn-bob")
-        store.close()
-        let chat = try await ChatController.open(
-            groupDirectory: directory.path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        let fixture = try await ChatWithContacts.open("chat-batch", contacts: ["bob"])
+        let (chat, bob) = (fixture.chat, fixture.contacts[0])
 
         let bodies: [[UInt8]] = [
             try Self.new(1, "one"),
@@ -69,6 +60,6 @@ import TestSupport
             if told.count == 6 { break }
         }
         #expect(told == ["new one", "new two", "updated one, edited", "new invalid", "new three", "error"])
-        await chat.stop()
+        await fixture.chat.stop()  // (the fixture, and its directory, live until here)
     }
 }

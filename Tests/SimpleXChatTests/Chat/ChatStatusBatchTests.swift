@@ -10,22 +10,16 @@ import TestSupport
 /// delivered to sent, and told after they are stored.
 @Suite struct ChatStatusBatchTests {
     @Test(.timeLimit(.minutes(1))) func statusesTakenTogetherEndAsOneAtATime() async throws {
-        let directory = try TemporaryDirectory("chat-status-batch")
-        let user = try ChatController.createUser(
-            groupDirectory: directory.path, profile: Profile(displayName: "alice", fullName: ""))
-        let store = try ChatStore(path: directory.path + "/simplex_v1_chat.db")
-        try store.insertPendingConnection(user, agentConnectionID: "conn-bob")
-        let bob = try store.createContact(
-            user, profile: Profile(displayName: "bob", fullName: ""), agentConnectionID: "conn-bob")
-        try store.setReady(agentConnectionID: "conn-bob")
-        let items = try (1...4).map { index in
-            try store.insertItem(
-                user, contact: bob, direction: .sent, content: .text("m\(index)"), status: .sndNew,
-                sharedMsgId: nil, agentMsgID: Int64(index))
+        var items: [ChatItem] = []
+        let fixture = try await ChatWithContacts.open("chat-status-batch", contacts: ["bob"]) {
+            store, user, contacts in
+            items = try (1...4).map { index in
+                try store.insertItem(
+                    user, contact: contacts[0], direction: .sent, content: .text("m\(index)"), status: .sndNew,
+                    sharedMsgId: nil, agentMsgID: Int64(index))
+            }
         }
-        store.close()
-        let chat = try await ChatController.open(
-            groupDirectory: directory.path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+        let (chat, bob) = (fixture.chat, fixture.contacts[0])
         var events = chat.events.makeAsyncIterator()
 
         await chat.handle(batch: [
@@ -48,6 +42,6 @@ import TestSupport
         // Item info keeps each change, in order.
         let history = try await chat.itemInfo(items[0]).statuses.map(\.status)
         #expect(history == [.sndNew, .sndSent, .sndRcvd])
-        await chat.stop()
+        await fixture.chat.stop()  // (the fixture, and its directory, live until here)
     }
 }

@@ -164,7 +164,7 @@ extension ChatController {
             try api { () throws(ChatError) in _ = try setSendReceipts(name, enable) }
             return .cmdOk(user: user)
         case .apiParseMarkdown(let text):
-            return .apiParsedMarkdown(formattedText: Markdown.formattedText(text))
+            return .parsedMarkdown(text)
         case .getUserProtoServers:
             return .userProtoServers(
                 user: user, servers: try api { () throws(ChatError) in try store.servers(user) })

@@ -204,3 +204,11 @@ public struct UserProfileUpdateSummary: Equatable, Sendable {
         self.changedContacts = changedContacts
     }
 }
+
+extension ChatResponse {
+    /// `/_parse markdown <text>`'s answer, which needs no user or chat (the command API and
+    /// `simplex-chat -e` before any profile exists both give it).
+    public static func parsedMarkdown(_ text: String) -> ChatResponse {
+        .apiParsedMarkdown(formattedText: Markdown.formattedText(text))
+    }
+}
