@@ -192,12 +192,14 @@ extension Agent {
 
     // MARK: - Acknowledging
 
-    /// The app has processed message `agentMsgID`: the relay may drop it and send the next one;
-    /// with `receipt`, the sender learns it was delivered (A_RCVD).
+    /// The app has processed message `agentMsgID`, so it is not given to the app again; with
+    /// `receipt`, the sender learns it was delivered (A_RCVD). The relay was acknowledged when the
+    /// message was committed here.
     public func ackMessage(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool = false)
         async throws(AgentError)
     {
-        if let ack = try acknowledged(id, agentMsgID: agentMsgID, receipt: receipt) { sendAck(ack) }
+        try acknowledged(id, agentMsgID: agentMsgID, receipt: receipt)
+        scheduleFlush()
     }
 
     /// `ackMessage` for several messages at once, each with or without a receipt: the receipts
@@ -206,32 +208,22 @@ extension Agent {
     public func ackMessages(_ messages: [(connection: AgentConnectionID, agentMsgID: Int64, receipt: Bool)])
         async throws(AgentError)
     {
-        var firstError: AgentError?
+        defer { scheduleFlush() }
         do {
-            let acks = try store.transaction { () throws(AgentError) -> [PendingRelayAck] in
-                var acks: [PendingRelayAck] = []
+            try store.transaction { () throws(AgentError) in
                 for message in messages {
-                    if let ack = try acknowledged(
+                    try acknowledged(
                         message.connection, agentMsgID: message.agentMsgID, receipt: message.receipt)
-                    {
-                        acks.append(ack)
-                    }
                 }
-                return acks
             }
-            for ack in acks { sendAck(ack) }
             return
         } catch {
-            // Rolled back together (no relay ACK has gone, the workers find no new receipts):
-            // each on its own now.
+            // Rolled back together (the workers find no new receipts): each on its own now.
         }
+        var firstError: AgentError?
         for message in messages {
             do {
-                if let ack = try acknowledged(
-                    message.connection, agentMsgID: message.agentMsgID, receipt: message.receipt)
-                {
-                    sendAck(ack)
-                }
+                try acknowledged(message.connection, agentMsgID: message.agentMsgID, receipt: message.receipt)
             } catch {
                 if firstError == nil { firstError = error }
             }
@@ -239,76 +231,45 @@ extension Agent {
         if let firstError { throw firstError }
     }
 
-    /// An ACK due to a relay once the app's acknowledgement is written.
-    struct PendingRelayAck {
-        let queue: RcvQueue
-        let serverMsgID: [UInt8]
-        let agentMsgID: Int64
-    }
-
-    /// The app's acknowledgement written (with the receipt, if asked); the ACK the relay is
-    /// then owed, unless it has had it.
-    private func acknowledged(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool) throws(AgentError)
-        -> PendingRelayAck?
-    {
+    /// The app's acknowledgement recorded (deferred), with the receipt queued, if asked.
+    private func acknowledged(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool) throws(AgentError) {
         guard let message = try store.receivedMessage(connection: id, agentMsgID: agentMsgID) else {
             throw .notFound("message \(agentMsgID) on \(id)")
         }
-        if !message.userAck, receipt,
-            let hash = try store.receivedHash(connection: id, agentMsgID: agentMsgID)
-        {
+        guard !message.userAck else { return }
+        if receipt, let hash = try store.receivedHash(connection: id, agentMsgID: agentMsgID) {
             _ = try enqueueMessage(
                 id, .receipts([AMessageReceipt(agentMsgID: agentMsgID, msgHash: hash, receiptInfo: [])]),
                 kind: .receipt)
             kick(id)
         }
-        guard !message.relayAck,
-            let queue = try store.rcvQueue(server: message.server, recipientID: message.recipientID)
-        else {
-            if !message.userAck { try store.setUserAck(connection: id, agentMsgID: agentMsgID) }
-            return nil
-        }
-        return PendingRelayAck(queue: queue, serverMsgID: message.serverMsgID, agentMsgID: agentMsgID)
+        store.setUserAck(connection: id, agentMsgID: agentMsgID)
     }
 
-    /// The app need not wait for the relay's reply: the ACK (and the next message it brings)
-    /// goes on while the app handles its other connections.
-    private func sendAck(_ ack: PendingRelayAck) {
-        Task {
-            await self.acknowledge(
-                queue: ack.queue, serverMsgID: ack.serverMsgID, stored: ack.agentMsgID, byApp: true)
-        }
-    }
-
-    /// ACK to the relay, then one write for both acknowledgements of the stored message
-    /// (`stored`, its agent message id; `byApp` when the app acknowledged it); the next message
-    /// the relay returns is processed at once. Lost after the ACK, the write only means the app
-    /// may see the message again after a restart, which it ignores by its id; a relay that is
-    /// away delivers the message again after resubscribing, and it is then acknowledged silently.
-    func acknowledge(queue: RcvQueue, serverMsgID: [UInt8], stored: Int64? = nil, byApp: Bool = false) async {
+    /// ACK to the relay for a message committed here (`stored`, its agent message id, when a
+    /// row was stored), then a deferred write records it; the next message the relay returns is
+    /// processed at once. Lost after the ACK, the write only means the row says the relay still
+    /// holds the message; a relay that is away delivers it again after resubscribing, and it is
+    /// then acknowledged without reaching the app twice.
+    func acknowledge(queue: RcvQueue, serverMsgID: [UInt8], stored: Int64? = nil) async {
         do {
             let client = try await client(for: queue.server)
             let next = try await client.ack(
                 recipientID: queue.recipientID, key: queue.authKey, messageID: serverMsgID)
-            recordAcknowledged(queue: queue, serverMsgID: serverMsgID, stored: stored, byApp: byApp)
+            recordAcknowledged(queue: queue, serverMsgID: serverMsgID, stored: stored)
             if let next { await process(next, on: queue.server, recipientID: queue.recipientID) }
         } catch let error as SMPClientError where error == .server(.noMsg) {
             // Already acknowledged (a retry after a lost reply).
-            recordAcknowledged(queue: queue, serverMsgID: serverMsgID, stored: stored, byApp: byApp)
+            recordAcknowledged(queue: queue, serverMsgID: serverMsgID, stored: stored)
         } catch {
-            // Left for redelivery; the app's acknowledgement still counts, so the message comes
-            // back only to be acknowledged on the relay, not to be shown again.
-            if byApp, let stored {
-                try? store.setUserAck(connection: queue.connectionID, agentMsgID: stored)
-            }
+            // Left on the relay: it comes again after resubscribing, to be acknowledged then.
         }
     }
 
-    private func recordAcknowledged(queue: RcvQueue, serverMsgID: [UInt8], stored: Int64?, byApp: Bool) {
+    private func recordAcknowledged(queue: RcvQueue, serverMsgID: [UInt8], stored: Int64?) {
         // Nothing stored (a quota marker, a message that could not be opened): nothing to record.
         guard let stored else { return }
-        store.setAcknowledged(
-            connection: queue.connectionID, agentMsgID: stored, serverMsgID: serverMsgID, byApp: byApp)
+        store.setAcknowledged(connection: queue.connectionID, agentMsgID: stored, serverMsgID: serverMsgID)
         scheduleFlush()
     }
 }

@@ -72,9 +72,10 @@ extension Agent {
 
     // MARK: - Received messages
 
-    /// One message from a relay: both layers opened, committed to the store, then either handed
-    /// to the app (A_MSG, acknowledged on the relay when the app acknowledges it) or handled
-    /// here and acknowledged at once.
+    /// One message from a relay: both layers opened, committed to the store, then handed to the
+    /// app (A_MSG) or handled here, and acknowledged on the relay: once committed here, the
+    /// message is the agent's to keep until the app acknowledges it (`ackMessage`), so the relay
+    /// sends the next one without waiting for the app.
     func process(_ delivered: SMPDeliveredMessage, on server: SMPServerAddress, recipientID: EntityID) async {
         guard !stopped, !ended.contains(QueueAddress(server: server, id: recipientID)),
             let queue = try? store.rcvQueue(server: server, recipientID: recipientID)
@@ -103,7 +104,7 @@ extension Agent {
         // leads to waits for that commit.
         afterCommit(of: batch) { [self] in
             for event in outcome.events { emit(event) }
-            if outcome.acknowledgeNow { acknowledgeLater(queue, delivered.messageID, stored: outcome.stored) }
+            acknowledgeLater(queue, delivered.messageID, stored: outcome.stored)
             if let reply = outcome.kick { kick(reply) }
             if let drained = outcome.drained { queueDrained(drained) }
         }
@@ -163,8 +164,6 @@ extension Agent {
 
     struct ReceiveOutcome {
         var events: [AgentEvent] = []
-        /// False for an A_MSG: the app acknowledges it.
-        var acknowledgeNow = true
         var kick: AgentConnectionID?
         /// The connection whose send queue the peer has drained (A_QCONT).
         var drained: AgentConnectionID?
@@ -216,21 +215,21 @@ extension Agent {
     }
 
     private func duplicate(_ earlier: RcvMessage) -> ReceiveOutcome {
-        if !earlier.userAck {
-            // Delivered to the app before a restart and never acknowledged: deliver it again.
+        // Committed here before, but the relay was not told (a restart, or the relay went away
+        // before the ACK): ACK it now. The app is given it again unless it has processed it or
+        // was given it when the agent started.
+        if !earlier.relayAck {
+            let again =
+                !earlier.userAck
+                && !givenAtStart.contains(
+                    AppMessage(connection: earlier.connectionID, agentMsgID: earlier.agentMsgID))
             return ReceiveOutcome(
-                events: [
-                    .message(
-                        connection: earlier.connectionID,
-                        message: AgentReceivedMessage(
-                            agentMsgID: earlier.agentMsgID, integrity: earlier.integrity, body: earlier.body))
-                ], acknowledgeNow: false)
+                events: again ? [.message(connection: earlier.connectionID, message: earlier.forApp)] : [],
+                stored: earlier.agentMsgID)
         }
-        // Acknowledged by the app but not on the relay (a restart in between): just ACK. Already
-        // ACKed on the relay too: the same bytes were sent again — a replay.
+        // Already ACKed on the relay: the same bytes were sent again — a replay.
         return ReceiveOutcome(
-            events: earlier.relayAck
-                ? [.receiveFailed(connection: earlier.connectionID, reason: .duplicate)] : [],
+            events: [.receiveFailed(connection: earlier.connectionID, reason: .duplicate)],
             stored: earlier.agentMsgID)
     }
 
@@ -327,11 +326,14 @@ extension Agent {
         record.ratchet = AgentCrypto.sealRatchet(ratchet, store: store, connection: record.id)
         var outcome = ReceiveOutcome(stored: header.sndMsgID)
         var appBody: [UInt8] = []
+        var forApp = false
         var delivered: [Int64] = []
         switch content {
         case .message(let body):
+            // The relay is acknowledged once this is committed; the row keeps the body until the
+            // app acknowledges it, and gives it to the app again at the next start until then.
             appBody = body
-            outcome.acknowledgeNow = false
+            forApp = true
             outcome.events.append(
                 .message(
                     connection: record.id,
@@ -366,7 +368,7 @@ extension Agent {
             try store.insertReceived(
                 connection: updated.id, agentMsgID: header.sndMsgID, encHash: encHash, msgHash: hash,
                 body: appBody, integrity: integrity,
-                queue: queue, serverMsgID: serverMsgID, userAck: outcome.acknowledgeNow)
+                queue: queue, serverMsgID: serverMsgID, userAck: !forApp)
         }
         return outcome
     }

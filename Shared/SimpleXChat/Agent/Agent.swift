@@ -25,6 +25,9 @@ public actor Agent {
     var drained: Set<AgentConnectionID> = []
     /// Queues another process took over (END): their messages are not ours to process any more.
     var ended: Set<QueueAddress> = []
+    /// The messages given to the app again when the agent started (not acknowledged by it in an
+    /// earlier run): if the relay also delivers one again, it is not given twice.
+    var givenAtStart: Set<AppMessage> = []
     var stopped = false
     /// A flush of the store's deferred bookkeeping writes is due (`scheduleFlush`).
     var flushScheduled = false
@@ -79,6 +82,13 @@ public actor Agent {
         do {
             queues = try store.rcvQueues()
             for connection in try store.connectionsWithPendingMessages() { kick(connection) }
+            // What the app had not acknowledged when the last run ended (a crash, or the app
+            // stopping first) comes first, before anything the relays deliver now.
+            for message in try store.unacknowledgedByApp() {
+                givenAtStart.insert(
+                    AppMessage(connection: message.connectionID, agentMsgID: message.agentMsgID))
+                emit(.message(connection: message.connectionID, message: message.forApp))
+            }
         } catch {
             sink.yield(.sendFailed(connection: "", agentMsgID: nil, reason: "\(error)"))
             return
@@ -108,7 +118,8 @@ public actor Agent {
     }
 
     /// Stops workers and relay connections; the store stays consistent (what was not ACKed is
-    /// delivered again by the relays next time).
+    /// delivered again by the relays next time, and what the app did not acknowledge is given
+    /// to it again when the agent starts).
     public func stop() async {
         guard !stopped else { return }
         // What is processed is committed and reported; its ACKs fail once the relays are

@@ -10,7 +10,16 @@ public enum AgentSchema {
         Migration("20261129_agent_initial", sql: initial),
         Migration("20261203_acknowledged_bodies", sql: acknowledgedBodies),
         Migration("20261203_rcv_acks_by_id", sql: rcvAcksByID),
+        Migration("20261205_app_unacknowledged", sql: appUnacknowledged),
     ]
+
+    /// The fourth migration: the relay is acknowledged once a message is committed here, not
+    /// when the app has processed it, so what the app has not acknowledged is delivered to it
+    /// again from this table when the agent starts; this index finds those rows (few at any
+    /// time) without reading the table.
+    static let appUnacknowledged = """
+        CREATE INDEX idx_rcv_messages_app_unacked ON rcv_messages (conn_id, agent_msg_id) WHERE user_ack = 0;
+        """
 
     /// The third migration: a relay acknowledgement is recorded by the message's agent id
     /// (`idx_rcv_messages_agent_msg_id`), so the partial index that found it by the relay's id

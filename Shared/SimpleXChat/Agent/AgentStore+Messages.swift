@@ -32,6 +32,17 @@ struct RcvMessage: Sendable {
     let serverMsgID: [UInt8]
     let userAck: Bool
     let relayAck: Bool
+
+    /// The message as the app is given it.
+    var forApp: AgentReceivedMessage {
+        AgentReceivedMessage(agentMsgID: agentMsgID, integrity: integrity, body: body)
+    }
+}
+
+/// A received message, by its connection and agent message id.
+struct AppMessage: Hashable, Sendable {
+    let connection: AgentConnectionID
+    let agentMsgID: Int64
 }
 
 extension AgentStore {
@@ -179,29 +190,43 @@ extension AgentStore {
         return hashes.first
     }
 
-    /// The app has processed the message. Its body is dropped then: it is delivered again only
-    /// while unacknowledged, and kept longer it would outlive the chat item (a message deleted
-    /// by the user or by its timer would still be readable here). The row stays, for duplicates.
-    func setUserAck(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) {
-        try run(
+    /// The app has processed the message (a deferred write). Its body is dropped then: it is
+    /// delivered again only while unacknowledged, and kept longer it would outlive the chat item
+    /// (a message deleted by the user or by its timer would still be readable here). The row
+    /// stays, for duplicates. Lost in a crash, the write only means the app is given the
+    /// message again at the next start, which it recognises.
+    func setUserAck(connection: AgentConnectionID, agentMsgID: Int64) {
+        deferWrite(
             "UPDATE rcv_messages SET user_ack = 1, body = x'' WHERE conn_id = ? AND agent_msg_id = ?",
             [connection, agentMsgID])
+        userAcksNotRecorded.insert(AppMessage(connection: connection, agentMsgID: agentMsgID))
     }
 
-    /// The relay has been told (and, `byApp`, the app has processed the message, whose body is
-    /// dropped as in `setUserAck`): a deferred write.
-    func setAcknowledged(connection: AgentConnectionID, agentMsgID: Int64, serverMsgID: [UInt8], byApp: Bool) {
-        deferWrite(Self.relayAcknowledged, [byApp, connection, agentMsgID, serverMsgID])
-        let key = RelayAck(connection: connection, serverMsgID: serverMsgID)
-        acksNotRecorded[key] = (acksNotRecorded[key] ?? false) || byApp
+    /// The messages the app has not acknowledged, oldest first on each connection (deleted
+    /// connections left out): delivered to it again when the agent starts.
+    func unacknowledgedByApp() throws(AgentError) -> [RcvMessage] {
+        try rows(Self.unacknowledgedByAppSQL).map { row throws(AgentError) in try rcvMessage(row) }
+    }
+
+    static let unacknowledgedByAppSQL = """
+        SELECT r.conn_id, r.agent_msg_id, r.body, r.integrity, r.server, r.rcv_id, r.server_msg_id, r.user_ack,
+          r.relay_ack
+        FROM rcv_messages r JOIN connections c ON c.conn_id = r.conn_id
+        WHERE r.user_ack = 0 AND c.status != 'deleted'
+        ORDER BY r.conn_id, r.agent_msg_id, r.rcv_message_id
+        """
+
+    /// The relay has been told: a deferred write.
+    func setAcknowledged(connection: AgentConnectionID, agentMsgID: Int64, serverMsgID: [UInt8]) {
+        deferWrite(Self.relayAcknowledged, [connection, agentMsgID, serverMsgID])
+        acksNotRecorded.insert(RelayAck(connection: connection, serverMsgID: serverMsgID))
     }
 
     /// `setAcknowledged`'s write: the row found by its agent message id (indexed), told apart
     /// from a repeated id by the relay's.
     static let relayAcknowledged = """
-        UPDATE rcv_messages SET relay_ack = 1, user_ack = user_ack OR ?1,
-          body = CASE WHEN user_ack OR ?1 THEN x'' ELSE body END
-        WHERE conn_id = ?2 AND agent_msg_id = ?3 AND server_msg_id = ?4 AND relay_ack = 0
+        UPDATE rcv_messages SET relay_ack = 1
+        WHERE conn_id = ?1 AND agent_msg_id = ?2 AND server_msg_id = ?3 AND relay_ack = 0
         """
 
     /// A row as stored, with an acknowledgement not yet written applied.
@@ -209,17 +234,22 @@ extension AgentStore {
         do {
             let connection = try row.decode(String.self, at: 0)
             let serverMsgID = try row.decode([UInt8].self, at: 6)
+            let agentMsgID = try row.decode(Int64.self, at: 1)
             let deferredAck =
-                acksNotRecorded.isEmpty
-                ? nil : acksNotRecorded[RelayAck(connection: connection, serverMsgID: serverMsgID)]
+                !acksNotRecorded.isEmpty
+                && acksNotRecorded.contains(RelayAck(connection: connection, serverMsgID: serverMsgID))
+            let deferredUserAck =
+                !userAcksNotRecorded.isEmpty
+                && userAcksNotRecorded.contains(AppMessage(connection: connection, agentMsgID: agentMsgID))
             return RcvMessage(
-                connectionID: connection, agentMsgID: try row.decode(Int64.self, at: 1),
+                connectionID: connection, agentMsgID: agentMsgID,
                 body: try row.decode([UInt8].self, at: 2),
                 integrity: MessageIntegrity(stored: try row.decode(String.self, at: 3)) ?? .ok,
                 server: try address(try row.decode(String.self, at: 4)),
                 recipientID: EntityID(try row.decode([UInt8].self, at: 5)),
-                serverMsgID: serverMsgID, userAck: try row.decode(Bool.self, at: 7) || deferredAck == true,
-                relayAck: try row.decode(Bool.self, at: 8) || deferredAck != nil)
+                serverMsgID: serverMsgID,
+                userAck: try row.decode(Bool.self, at: 7) || deferredUserAck,
+                relayAck: try row.decode(Bool.self, at: 8) || deferredAck)
         } catch {
             throw .store("a received message cannot be read: \(error)")
         }

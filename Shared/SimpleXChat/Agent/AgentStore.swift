@@ -182,13 +182,14 @@ final class AgentStore {
         }
     }
 
-    /// Writes that only record what the relay has already done (a message it accepted, an ACK it
-    /// took), kept in memory until the next transaction commits them with its own writes, or
-    /// `flushDeferred()` (the agent calls it shortly after, and on stop): a transaction per
-    /// message fewer on each side. Lost in a crash, they cost only work that is already safe to
-    /// repeat: a message sent again, which the receiver drops by its hash; a message delivered
-    /// again, which is acknowledged again. Until then the reads that depend on them see them
-    /// (`nextPending`, the received-message lookups).
+    /// Writes that only record what the relay or the app has already done (a message the relay
+    /// accepted, an ACK it took, a message the app processed), kept in memory until the next
+    /// transaction commits them with its own writes, or `flushDeferred()` (the agent calls it
+    /// shortly after, and on stop): a transaction per message fewer on each side. Lost in a
+    /// crash, they cost only work that is already safe to repeat: a message sent again, which the
+    /// receiver drops by its hash; a message delivered again, which is acknowledged again; a
+    /// message given to the app again at the next start, which it recognises. Until then the
+    /// reads that depend on them see them (`nextPending`, the received-message lookups).
     struct DeferredWrite {
         let sql: String
         let arguments: StatementArguments
@@ -196,8 +197,10 @@ final class AgentStore {
     private(set) var deferredWrites: [DeferredWrite] = []
     /// The newest sent message per connection whose `sent` status is deferred.
     var sentNotRecorded: [AgentConnectionID: Int64] = [:]
-    /// Relay ACKs whose record is deferred, with whether the app had acknowledged the message.
-    var acksNotRecorded: [RelayAck: Bool] = [:]
+    /// Relay ACKs whose record is deferred.
+    var acksNotRecorded: Set<RelayAck> = []
+    /// App acknowledgements whose record is deferred.
+    var userAcksNotRecorded: Set<AppMessage> = []
 
     struct RelayAck: Hashable {
         let connection: AgentConnectionID
@@ -223,6 +226,7 @@ final class AgentStore {
         deferredWrites.removeAll(keepingCapacity: true)
         sentNotRecorded.removeAll(keepingCapacity: true)
         acksNotRecorded.removeAll(keepingCapacity: true)
+        userAcksNotRecorded.removeAll(keepingCapacity: true)
     }
 
     func run(_ sql: String, _ arguments: StatementArguments = []) throws(AgentError) {

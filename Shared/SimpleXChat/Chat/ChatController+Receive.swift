@@ -156,7 +156,7 @@ extension ChatController {
                 }
             }
         } catch {
-            // Nothing stored, nothing acknowledged: the relay delivers them again.
+            // Nothing stored, nothing acknowledged: the agent gives them again at the next start.
             emit(.error("\(error)"))
             return
         }

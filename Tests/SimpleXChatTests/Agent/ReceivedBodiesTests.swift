@@ -84,13 +84,19 @@ import TestSupport
         #expect(bodies == [[1, 0], [2, 6]])
 
         // The relay's acknowledgement of the other finds its row through the agent id index
-        // (the index by the relay's id is gone), and drops the body with it.
-        let plan = try database.fetchAll("EXPLAIN QUERY PLAN " + AgentStore.relayAcknowledged, arguments: [true, "c1", 2, [UInt8]([2])])
+        // (the index by the relay's id is gone); the body stays until the app acknowledges it.
+        let plan = try database.fetchAll("EXPLAIN QUERY PLAN " + AgentStore.relayAcknowledged, arguments: ["c1", 2, [UInt8]([2])])
             .map { try $0.decode(String.self, at: 3) }
         #expect(plan == ["SEARCH rcv_messages USING INDEX idx_rcv_messages_agent_msg_id (conn_id=? AND agent_msg_id=?)"])
         #expect(try database.fetchAll("SELECT name FROM sqlite_master WHERE name = 'idx_rcv_messages_relay_unacked'").isEmpty)
-        try database.execute(AgentStore.relayAcknowledged, arguments: [true, "c1", 2, [UInt8]([2])])
+        try database.execute(AgentStore.relayAcknowledged, arguments: ["c1", 2, [UInt8]([2])])
         let row = try #require(try database.fetchAll("SELECT relay_ack, user_ack, length(body) FROM rcv_messages WHERE agent_msg_id = 2").first)
-        #expect(try (0..<3).map { try row.decode(Int64.self, at: $0) } == [1, 1, 0])
+        #expect(try (0..<3).map { try row.decode(Int64.self, at: $0) } == [1, 0, 6])
+        // What the app has not acknowledged is found at start through its own index, not by
+        // reading every received message.
+        let startPlan = try database.fetchAll("EXPLAIN QUERY PLAN " + AgentStore.unacknowledgedByAppSQL)
+            .map { try $0.decode(String.self, at: 3) }
+        #expect(startPlan.contains("SCAN r USING INDEX idx_rcv_messages_app_unacked"))
+        #expect(!startPlan.contains("SCAN r") && !startPlan.contains { $0.contains("TEMP B-TREE") })
     }
 }
