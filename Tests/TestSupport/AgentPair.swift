@@ -27,15 +27,20 @@ public struct AgentPair {
     /// The agents' events after the handshake's.
     public var aliceEvents: AsyncStream<AgentEvent>.Iterator
     public var bobEvents: AsyncStream<AgentEvent>.Iterator
+    private let directory: TemporaryDirectory
+    private let config: (String) -> AgentConfig
+    private let secrets: [String: AgentSecrets]
 
     /// `config` makes each agent's configuration from its database path.
-    public static func connected(in directory: TemporaryDirectory, config: (String) -> AgentConfig)
+    public static func connected(in directory: TemporaryDirectory, config: @escaping (String) -> AgentConfig)
         async throws -> AgentPair
     {
+        let secrets = [
+            "alice": try AgentSecrets(key: SecureBytes.random(count: 32)),
+            "bob": try AgentSecrets(key: SecureBytes.random(count: 32)),
+        ]
         func open(_ name: String) async throws -> Agent {
-            try await Agent.open(
-                config: config(directory.appending("\(name).db")),
-                secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+            try await Agent.open(config: config(directory.appending("\(name).db")), secrets: secrets[name]!)
         }
         let alice = try await open("alice")
         let bob = try await open("bob")
@@ -46,6 +51,13 @@ public struct AgentPair {
         let (aliceID, bobID) = try await connectAgents(
             alice, bob, inviterEvents: &aliceEvents, joinerEvents: &bobEvents)
         return AgentPair(
-            alice: alice, bob: bob, aliceID: aliceID, bobID: bobID, aliceEvents: aliceEvents, bobEvents: bobEvents)
+            alice: alice, bob: bob, aliceID: aliceID, bobID: bobID, aliceEvents: aliceEvents, bobEvents: bobEvents,
+            directory: directory, config: config, secrets: secrets)
+    }
+
+    /// A new agent over "alice"'s or "bob"'s database, with its secrets, as the app opens it again
+    /// after a restart (stop the one before); not started.
+    public func reopen(_ name: String) async throws -> Agent {
+        try await Agent.open(config: config(directory.appending("\(name).db")), secrets: secrets[name]!)
     }
 }

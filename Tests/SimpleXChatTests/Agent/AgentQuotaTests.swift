@@ -17,24 +17,10 @@ import TestSupport
         // After ERR QUOTA the sender's own retry would come after hours (full jitter: at random
         // up to ten hours): within this test only A_QCONT can send it on.
         let retry = SMPBackoff(initial: .seconds(36_000), maximum: .seconds(36_000))
-        let secrets = (
-            alice: try AgentSecrets(key: SecureBytes.random(count: 32)),
-            bob: try AgentSecrets(key: SecureBytes.random(count: 32))
-        )
-        func open(_ name: String, _ secrets: AgentSecrets) async throws -> Agent {
-            try await Agent.open(
-                config: AgentConfig(
-                    databasePath: directory.appending("\(name).db"), servers: [address], retry: retry),
-                secrets: secrets)
+        let pair = try await AgentPair.connected(in: directory) {
+            AgentConfig(databasePath: $0, servers: [address], retry: retry)
         }
-        let alice = try await open("alice", secrets.alice)
-        let bob = try await open("bob", secrets.bob)
-        var aliceEvents = alice.events.makeAsyncIterator()
-        var bobEvents = bob.events.makeAsyncIterator()
-        await alice.start()
-        await bob.start()
-        let (aliceID, _) = try await connectAgents(
-            alice, bob, inviterEvents: &aliceEvents, joinerEvents: &bobEvents)
+        let (alice, bob, aliceID) = (pair.alice, pair.bob, pair.aliceID)
         let sent = Counter()
         let aliceStream = alice.events  // the handshake's events are taken; the rest come here
         let aliceWatcher = Task {
@@ -56,7 +42,7 @@ import TestSupport
         // Bob comes back and acknowledges each message as it comes: after each drained queue,
         // alice's held-back messages follow at once (not after her hours-long retry), each once,
         // in order.
-        let bobAgain = try await open("bob", secrets.bob)
+        let bobAgain = try await pair.reopen("bob")
         var bobAgainEvents = bobAgain.events.makeAsyncIterator()
         await bobAgain.start()
         let watchdog = Task {

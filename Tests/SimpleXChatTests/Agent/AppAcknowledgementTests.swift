@@ -15,23 +15,11 @@ import TestSupport
         let relay = try await RelayProcess()
         let directory = try TemporaryDirectory("app-ack")
         let address = try SMPServerAddress(relay.address)
-        let secrets = (
-            alice: try AgentSecrets(key: SecureBytes.random(count: 32)),
-            bob: try AgentSecrets(key: SecureBytes.random(count: 32))
-        )
-        func open(_ name: String, _ secrets: AgentSecrets) async throws -> Agent {
-            try await Agent.open(
-                config: AgentConfig(databasePath: directory.appending("\(name).db"), servers: [address]),
-                secrets: secrets)
+        var pair = try await AgentPair.connected(in: directory) {
+            AgentConfig(databasePath: $0, servers: [address])
         }
-        let alice = try await open("alice", secrets.alice)
-        var bob = try await open("bob", secrets.bob)
-        var aliceEvents = alice.events.makeAsyncIterator()
-        var bobEvents = bob.events.makeAsyncIterator()
-        await alice.start()
-        await bob.start()
-        let (aliceID, bobID) = try await connectAgents(
-            alice, bob, inviterEvents: &aliceEvents, joinerEvents: &bobEvents)
+        let (alice, aliceID, bobID) = (pair.alice, pair.aliceID, pair.bobID)
+        var bob = pair.bob
 
         /// Bob's messages (text and agent id) as they come, collected apart from the test.
         func collect(_ agent: Agent) -> Inbox {
@@ -58,7 +46,7 @@ import TestSupport
         // Bob stops with none acknowledged: next time all five come again, in order, once, though
         // the relay no longer has them.
         await bob.stop()
-        bob = try await open("bob", secrets.bob)
+        bob = try await pair.reopen("bob")
         inbox = collect(bob)
         await bob.start()
         let second = await inbox.wait(for: texts.count + 1, seconds: 2)
@@ -67,7 +55,7 @@ import TestSupport
         // The app acknowledges the first three: only the last two come the time after.
         for message in second.prefix(3) { try await bob.ackMessage(bobID, agentMsgID: message.id) }
         await bob.stop()
-        bob = try await open("bob", secrets.bob)
+        bob = try await pair.reopen("bob")
         inbox = collect(bob)
         await bob.start()
         let third = await inbox.wait(for: 3, seconds: 2)
@@ -76,7 +64,7 @@ import TestSupport
         // Acknowledged too, with a receipt: nothing comes again, and alice learns of the delivery.
         try await bob.ackMessages(third.map { (bobID, $0.id, true) })
         await bob.stop()
-        bob = try await open("bob", secrets.bob)
+        bob = try await pair.reopen("bob")
         inbox = collect(bob)
         await bob.start()
         #expect(await inbox.wait(for: 1, seconds: 2).isEmpty)
@@ -85,7 +73,7 @@ import TestSupport
             try await Task.sleep(for: .seconds(10))
             await alice.stop()
         }
-        while delivered.count < 2, let event = await aliceEvents.next() {
+        while delivered.count < 2, let event = await pair.aliceEvents.next() {
             if case .delivered(let id, let agentMsgID, true) = event, id == aliceID {
                 delivered.insert(agentMsgID)
             }
