@@ -202,24 +202,13 @@ extension Agent {
         scheduleFlush()
     }
 
-    /// `ackMessage` for several messages at once, each with or without a receipt: the receipts
-    /// are written in one transaction. One that cannot be acknowledged (unknown) does not hold
-    /// back the others; the first such error is thrown after them.
+    /// `ackMessage` for several messages at once, each with or without a receipt. One that
+    /// cannot be acknowledged (unknown) does not hold back the others; the first such error is
+    /// thrown after them.
     public func ackMessages(_ messages: [(connection: AgentConnectionID, agentMsgID: Int64, receipt: Bool)])
         async throws(AgentError)
     {
         defer { scheduleFlush() }
-        do {
-            try store.transaction { () throws(AgentError) in
-                for message in messages {
-                    try acknowledged(
-                        message.connection, agentMsgID: message.agentMsgID, receipt: message.receipt)
-                }
-            }
-            return
-        } catch {
-            // Rolled back together (the workers find no new receipts): each on its own now.
-        }
         var firstError: AgentError?
         for message in messages {
             do {
@@ -231,19 +220,70 @@ extension Agent {
         if let firstError { throw firstError }
     }
 
-    /// The app's acknowledgement recorded (deferred), with the receipt queued, if asked.
+    /// The app's acknowledgement recorded (deferred); with a receipt, both wait for the
+    /// receipts gathered on the connection (`sendReceiptsSoon`).
     private func acknowledged(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool) throws(AgentError) {
         guard let message = try store.receivedMessage(connection: id, agentMsgID: agentMsgID) else {
             throw .notFound("message \(agentMsgID) on \(id)")
         }
-        guard !message.userAck else { return }
+        let key = AppMessage(connection: id, agentMsgID: agentMsgID)
+        guard !message.userAck, !awaitingReceipt.contains(key) else { return }
         if receipt, let hash = try store.receivedHash(connection: id, agentMsgID: agentMsgID) {
-            _ = try enqueueMessage(
-                id, .receipts([AMessageReceipt(agentMsgID: agentMsgID, msgHash: hash, receiptInfo: [])]),
-                kind: .receipt)
-            kick(id)
+            pendingReceipts[id, default: []].append(
+                AMessageReceipt(agentMsgID: agentMsgID, msgHash: hash, receiptInfo: []))
+            awaitingReceipt.insert(key)
+            sendReceiptsSoon()
+        } else {
+            store.setUserAck(connection: id, agentMsgID: agentMsgID)
         }
-        store.setUserAck(connection: id, agentMsgID: agentMsgID)
+    }
+
+    /// How long receipts are gathered before they are queued: a run of messages from one contact
+    /// (a backlog, a burst) is confirmed in one A_RCVD instead of one each, which the sender
+    /// sees as its delivered marks a moment later.
+    static let receiptsGathering: Duration = .milliseconds(100)
+
+    /// Receipts in one A_RCVD: the list's length is one byte, and a receipt without info takes
+    /// about 45 bytes of the ratchet's padded 15,840.
+    static let receiptsPerMessage = 200
+
+    private func sendReceiptsSoon() {
+        guard !receiptsScheduled else { return }
+        receiptsScheduled = true
+        Task {
+            try? await Task.sleep(for: Self.receiptsGathering)
+            self.queuePendingReceipts()
+        }
+    }
+
+    /// Queues the gathered receipts, one A_RCVD per connection (per `receiptsPerMessage`), and
+    /// records their messages' acknowledgements with them in one transaction. If that fails,
+    /// the messages stay unacknowledged: the app is given them again at the next start and
+    /// acknowledges them again, with their receipts.
+    func queuePendingReceipts() {
+        receiptsScheduled = false
+        guard !pendingReceipts.isEmpty, !stopped else { return }
+        let gathered = pendingReceipts
+        pendingReceipts = [:]
+        awaitingReceipt = []
+        func queue(_ receipts: [AMessageReceipt], on id: AgentConnectionID) throws(AgentError) {
+            for start in stride(from: 0, to: receipts.count, by: Self.receiptsPerMessage) {
+                let part = Array(receipts[start..<min(start + Self.receiptsPerMessage, receipts.count)])
+                _ = try enqueueMessage(id, .receipts(part), kind: .receipt)
+            }
+            for receipt in receipts { store.setUserAck(connection: id, agentMsgID: receipt.agentMsgID) }
+        }
+        do {
+            try store.transaction { () throws(AgentError) in
+                for (id, receipts) in gathered { try queue(receipts, on: id) }
+            }
+        } catch {
+            // One connection's failure (deleted meanwhile, say) does not hold back the others.
+            for (id, receipts) in gathered {
+                _ = try? store.transaction { () throws(AgentError) in try queue(receipts, on: id) }
+            }
+        }
+        for id in gathered.keys { kick(id) }
     }
 
     /// ACK to the relay for a message committed here (`stored`, its agent message id, when a

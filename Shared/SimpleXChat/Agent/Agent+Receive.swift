@@ -219,10 +219,8 @@ extension Agent {
         // before the ACK): ACK it now. The app is given it again unless it has processed it or
         // was given it when the agent started.
         if !earlier.relayAck {
-            let again =
-                !earlier.userAck
-                && !givenAtStart.contains(
-                    AppMessage(connection: earlier.connectionID, agentMsgID: earlier.agentMsgID))
+            let key = AppMessage(connection: earlier.connectionID, agentMsgID: earlier.agentMsgID)
+            let again = !earlier.userAck && !givenAtStart.contains(key) && !awaitingReceipt.contains(key)
             return ReceiveOutcome(
                 events: again ? [.message(connection: earlier.connectionID, message: earlier.forApp)] : [],
                 stored: earlier.agentMsgID)

@@ -28,6 +28,12 @@ public actor Agent {
     /// The messages given to the app again when the agent started (not acknowledged by it in an
     /// earlier run): if the relay also delivers one again, it is not given twice.
     var givenAtStart: Set<AppMessage> = []
+    /// Delivery receipts the app has asked for, gathered a moment per connection so a run of
+    /// messages from one contact is confirmed in one A_RCVD (`sendReceiptsSoon`); their messages'
+    /// acknowledgements are recorded when the receipts are queued, in the same transaction.
+    var pendingReceipts: [AgentConnectionID: [AMessageReceipt]] = [:]
+    var awaitingReceipt: Set<AppMessage> = []
+    var receiptsScheduled = false
     var stopped = false
     /// A flush of the store's deferred bookkeeping writes is due (`scheduleFlush`).
     var flushScheduled = false
@@ -125,6 +131,7 @@ public actor Agent {
         // What is processed is committed and reported; its ACKs fail once the relays are
         // closed, and those messages come again next time, to be acknowledged then.
         finishBatch()
+        queuePendingReceipts()
         stopped = true
         expiry?.cancel()
         for worker in workers.values { worker.cancel() }

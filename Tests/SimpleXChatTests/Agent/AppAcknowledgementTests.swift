@@ -83,6 +83,48 @@ import TestSupport
         await alice.stop()
         await bob.stop()
     }
+
+    /// Receipts the app asks for one message at a time are gathered a moment and go to the
+    /// sender together: one A_RCVD for a run of messages from one contact, and every message
+    /// is marked delivered.
+    @Test func receiptsForARunOfMessagesGoInOneMessage() async throws {
+        let relay = try await RelayProcess()
+        let directory = try TemporaryDirectory("app-ack-receipts")
+        let address = try SMPServerAddress(relay.address)
+        var pair = try await AgentPair.connected(in: directory) {
+            AgentConfig(databasePath: $0, servers: [address])
+        }
+        let (alice, bob, aliceID, bobID) = (pair.alice, pair.bob, pair.aliceID, pair.bobID)
+        let count = 6
+        var sent: [Int64] = []
+        for i in 1...count { sent.append(try await alice.sendMessage(aliceID, body: Array("m\(i)".utf8))) }
+        var received: [Int64] = []
+        while received.count < count, let event = await pair.bobEvents.next() {
+            guard case .message(let id, let message) = event, id == bobID else { continue }
+            received.append(message.agentMsgID)
+        }
+        // Acknowledged one call at a time (as the app does for messages handled on their own).
+        for agentMsgID in received { try await bob.ackMessage(bobID, agentMsgID: agentMsgID, receipt: true) }
+        var delivered: [Int64] = []
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(10))
+            await alice.stop()
+        }
+        while delivered.count < count, let event = await pair.aliceEvents.next() {
+            if case .delivered(let id, let agentMsgID, true) = event, id == aliceID {
+                delivered.append(agentMsgID)
+            }
+        }
+        deadline.cancel()
+        #expect(delivered.sorted() == sent.sorted())
+        let database = try Database(path: directory.appending("bob.db"))
+        #expect(
+            try database.fetchValue(Int.self, "SELECT count(*) FROM snd_messages WHERE kind = 'receipt'") == 1
+        )
+        try database.close()
+        await alice.stop()
+        await bob.stop()
+    }
 }
 
 /// What a collecting task has received so far.
