@@ -1,51 +1,110 @@
 import Foundation
+import Glibc
 import Synchronization
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which the Glibc module does not
+/// export: the child closes every descriptor from `from` on, whatever this process left open.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnActionsAddCloseFrom(
+    _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32
+) -> Int32
 
 /// A child process started by a test, with its standard output read line by line and its
 /// standard error kept for diagnostics. Killed (SIGKILL) when released if still running.
+///
+/// Started with `posix_spawnp` rather than Foundation's `Process`: on Linux, `Process.run()` in
+/// Swift 6.3 crashes now and then (an over-read of `/proc/self/fd` entries, fixed in
+/// swift-corelibs-foundation#5472), which took a whole test run down with it.
 public final class ChildProcess: Sendable {
     public let executable: String
-    private let process: Process
-    private let stdinPipe: Pipe
+    public let pid: Int32
+    private let input: FileHandle
     private let output: OutputLines
     private let errors: OutputLines
+    /// The exit status once reaped: the exit code, or the signal + 128.
+    private let status = Mutex<Int32?>(nil)
 
-    /// Starts `executable` with `arguments`; `environment` entries are added to (or, with a nil
-    /// value, removed from) the test's own environment.
+    /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`; `environment`
+    /// entries are added to (or, with a nil value, removed from) the test's own environment.
     public init(
         _ executable: String, _ arguments: [String] = [], environment: [String: String?] = [:]
     ) throws {
         self.executable = executable
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let stdinPipe = Pipe()
-        let stdoutPipe = Pipe()
-        let stderrPipe = Pipe()
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        try process.run()
-        self.process = process
-        self.stdinPipe = stdinPipe
-        output = OutputLines(stdoutPipe.fileHandleForReading)
-        errors = OutputLines(stderrPipe.fileHandleForReading)
+        var pipes: [[Int32]] = []
+        for _ in 0..<3 {
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else {
+                for fd in pipes.joined() { close(fd) }
+                throw TestSupportError("cannot make a pipe: \(String(cString: strerror(errno)))")
+            }
+            // Not inherited by other children (`addclosefrom` closes them in this one).
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            pipes.append(fds)
+        }
+        // The child's ends: stdin reads pipes[0], stdout and stderr write pipes[1] and pipes[2].
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
+        posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
+        posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
+        _ = spawnActionsAddCloseFrom(&actions, 3)
+        // Signals as a fresh process has them: none blocked, none ignored.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let code = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+        for fd in [pipes[0][0], pipes[1][1], pipes[2][1]] { close(fd) }
+        guard code == 0 else {
+            for fd in [pipes[0][1], pipes[1][0], pipes[2][0]] { close(fd) }
+            throw TestSupportError("cannot start \(executable): \(String(cString: strerror(code)))")
+        }
+        self.pid = pid
+        input = FileHandle(fileDescriptor: pipes[0][1], closeOnDealloc: true)
+        output = OutputLines(FileHandle(fileDescriptor: pipes[1][0], closeOnDealloc: true))
+        errors = OutputLines(FileHandle(fileDescriptor: pipes[2][0], closeOnDealloc: true))
     }
 
-    public var pid: Int32 { process.processIdentifier }
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { reaped() == nil }
+
+    /// The exit status if the child has exited (reaping it then), nil while it runs.
+    private func reaped() -> Int32? {
+        status.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            let result = waitpid(pid, &raw, WNOHANG)
+            if result == pid {
+                let signal = raw & 0x7f
+                status = signal == 0 ? (raw >> 8) & 0xff : signal + 128
+            } else if result < 0 && errno == ECHILD {
+                status = -1  // reaped elsewhere: gone, its status unknown
+            }
+            return status
+        }
+    }
 
     /// Writes one line to the child's standard input.
     public func send(_ line: String) {
-        stdinPipe.fileHandleForWriting.write(Data((line + "\n").utf8))
+        input.write(Data((line + "\n").utf8))
     }
 
     /// Closes the child's standard input.
     public func closeInput() {
-        try? stdinPipe.fileHandleForWriting.close()
+        try? input.close()
     }
 
     /// Waits for the next stdout line for which `predicate` holds (lines before it are consumed).
@@ -64,21 +123,22 @@ public final class ChildProcess: Sendable {
     @discardableResult
     public func wait(timeout: Duration = .seconds(60)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
+        while true {
+            if let status = reaped() {
+                await output.waitForEOF()
+                await errors.waitForEOF()
+                return status
+            }
             if ContinuousClock.now > deadline {
                 throw TestSupportError("\(describe()) did not exit within \(timeout)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        await output.waitForEOF()
-        await errors.waitForEOF()
-        return process.terminationReason == .uncaughtSignal
-            ? process.terminationStatus + 128 : process.terminationStatus
     }
 
     /// Sends `signal` to the child.
     public func kill(_ signal: Int32 = SIGKILL) {
-        if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
+        if isRunning { Glibc.kill(pid, signal) }
     }
 
     private func describe() -> String {
@@ -86,10 +146,16 @@ public final class ChildProcess: Sendable {
         return "\(name) (stdout: \(output.all.suffix(20)), stderr: \(errors.all.suffix(20)))"
     }
 
-    // Never waits: a deinit often runs on one of the few cooperative threads, and
-    // `waitUntilExit` there can starve the whole test run. Foundation reaps the child later.
+    // Never waits here: a deinit often runs on one of the few cooperative threads, and waiting
+    // there can starve the whole test run. A thread of its own reaps the killed child.
     deinit {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        guard isRunning else { return }
+        let pid = self.pid
+        Glibc.kill(pid, SIGKILL)
+        Thread.detachNewThread {
+            var raw: Int32 = 0
+            _ = waitpid(pid, &raw, 0)
+        }
     }
 }
 
