@@ -53,7 +53,7 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
 {
     let directory = try TemporaryDirectory("agent-bench")
     let relay = try RelayChild.initializedAndStarted(server: serverPath, config: directory.appending("relay"))
-    defer { relay.process.terminate() }
+    defer { relay.process.signal(SIGTERM) }
     let address = try SMPServerAddress(keyHash: relay.keyHash, hosts: ["127.0.0.1"], port: relay.port)
     func open(_ name: String) async throws -> Agent {
         let config = AgentConfig(databasePath: directory.appending("\(name).db"), servers: [address])
@@ -93,7 +93,7 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
     for round in 0..<rounds {
         let startSyncs = (await alice.durableSyncs, await bob.durableSyncs)
         let start = ContinuousClock.now
-        let startCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
+        let startCPU = BenchClock.now(serverPID: relay.process.pid)
         if connections == 16 && round == 0 { PerfControl.enable() }
         // One sending task per connection, as an app writes in several chats at once.
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -105,7 +105,7 @@ private func agentThroughput(serverPath: String, connections: Int, messages: Int
         }
         guard let end = await ends.next() else { throw RelayBenchError("bob's events ended") }
         PerfControl.disable()
-        let endCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
+        let endCPU = BenchClock.now(serverPID: relay.process.pid)
         let count = Double(messages)
         results.append(
             AgentRound(

@@ -19,7 +19,7 @@ func chatReceiveLines() async throws -> [String] {
     let total = connections * perConnection
     let directory = try TemporaryDirectory("chat-receive-bench")
     let relay = try RelayChild.initializedAndStarted(server: serverPath, config: directory.appending("relay"))
-    defer { relay.process.terminate() }
+    defer { relay.process.signal(SIGTERM) }
     let address = try SMPServerAddress(keyHash: relay.keyHash, hosts: ["127.0.0.1"], port: relay.port)
     var secrets: [String: AgentSecrets] = [:]
     for name in ["alice", "bob"] {
@@ -72,14 +72,14 @@ func chatReceiveLines() async throws -> [String] {
 
         let (bob, bobEvents) = try await open("bob")
         let start = ContinuousClock.now
-        let startCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
+        let startCPU = BenchClock.now(serverPID: relay.process.pid)
         if profiled { PerfControl.enable() }
         await bob.start()
         let received = try await bobEvents.wait(for: total, idle: .seconds(10)) {
             if case .newItem = $0 { true } else { false }
         }
         PerfControl.disable()
-        let endCPU = BenchClock.now(serverPID: relay.process.processIdentifier)
+        let endCPU = BenchClock.now(serverPID: relay.process.pid)
         let seconds = ((bobEvents.lastMatch ?? .now) - start).seconds
         await bob.stop()
         return (received, seconds, (endCPU.process - startCPU.process, endCPU.server - startCPU.server))
@@ -140,7 +140,7 @@ private func agentReceiveThroughput(serverPath: String, connections: Int, perCon
     let total = connections * perConnection
     let directory = try TemporaryDirectory("agent-receive-bench")
     let relay = try RelayChild.initializedAndStarted(server: serverPath, config: directory.appending("relay"))
-    defer { relay.process.terminate() }
+    defer { relay.process.signal(SIGTERM) }
     let address = try SMPServerAddress(keyHash: relay.keyHash, hosts: ["127.0.0.1"], port: relay.port)
     let secrets = try ["alice", "bob"].map { _ in try AgentSecrets(key: SecureBytes.random(count: 32)) }
     func open(_ index: Int) async throws -> Agent {

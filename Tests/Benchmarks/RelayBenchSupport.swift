@@ -1,28 +1,33 @@
 import Foundation
 import SimpleXProtocol
+import TestSupport
 
 /// An `smp-server` child process: its pid for VmRSS, its port and key hash from what it prints.
 final class RelayChild {
-    let process = Process()
-    private let output: Int32
+    let process: SpawnedProcess
+    private let output: FileHandle
     private var buffered: [UInt8] = []
     private(set) var port: UInt16 = 0
     private(set) var keyHash: [UInt8] = []
 
     init(server: String, arguments: [String]) throws {
-        let pipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: server)
-        process.arguments = arguments
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        output = pipe.fileHandleForReading.fileDescriptor
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw RelayBenchError("cannot make a pipe") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        defer { close(fds[1]) }
+        do {
+            process = try SpawnedProcess(
+                server, arguments, environment: ProcessInfo.processInfo.environment, streams: [-1, fds[1], -1])
+        } catch {
+            close(fds[0])
+            throw error
+        }
+        output = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
     }
 
     static func initialize(server: String, config: String) throws {
         let child = try RelayChild(server: server, arguments: ["init", "--config", config, "--port", "0"])
-        child.process.waitUntilExit()
-        guard child.process.terminationStatus == 0 else { throw RelayBenchError("smp-server init failed") }
+        guard child.process.waitUntilExit() == 0 else { throw RelayBenchError("smp-server init failed") }
     }
 
     static func initializedAndStarted(server: String, config: String) throws -> RelayChild {
@@ -68,11 +73,11 @@ final class RelayChild {
             }
             let left = deadline - .now
             guard left > .zero else { throw RelayBenchError("smp-server did not print \(prefix)") }
-            var poll = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            var poll = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
             _ = Glibc.poll(&poll, 1, Int32(min(left.seconds * 1000, 1000)))
             var chunk = [UInt8](repeating: 0, count: 4096)
             if poll.revents != 0 {
-                let n = read(output, &chunk, chunk.count)
+                let n = read(output.fileDescriptor, &chunk, chunk.count)
                 guard n > 0 else { throw RelayBenchError("smp-server exited before printing \(prefix)") }
                 buffered.append(contentsOf: chunk[..<n])
             }
@@ -81,10 +86,10 @@ final class RelayChild {
 
     /// VmRSS from /proc/<pid>/status, in bytes.
     func residentBytes() throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        let status = try String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({ Int($0) })
-        else { throw RelayBenchError("no VmRSS for \(process.processIdentifier)") }
+        else { throw RelayBenchError("no VmRSS for \(process.pid)") }
         return kilobytes * 1024
     }
 
@@ -92,12 +97,12 @@ final class RelayChild {
     /// a finding, but must not hang the benchmarks).
     func stop() {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGINT)
+        process.signal(SIGINT)
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
         if process.isRunning {
-            print("  (smp-server \(process.processIdentifier) did not exit 10 s after SIGINT: killed)")
-            kill(process.processIdentifier, SIGKILL)
+            print("  (smp-server \(process.pid) did not exit 10 s after SIGINT: killed)")
+            process.signal(SIGKILL)
         }
         process.waitUntilExit()
     }

@@ -419,15 +419,12 @@ private final class BenchSMPConnection: @unchecked Sendable {
 private func runRedisThroughput() throws -> ThroughputResult {
     let shape = ThroughputShape.self
     let port = try freeLoopbackPort()
-    let redis = Process()
-    redis.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-    redis.arguments = [
-        "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-        "--client-output-buffer-limit", "pubsub 0 0 0",
-    ]
-    redis.standardOutput = FileHandle.nullDevice
-    redis.standardError = FileHandle.nullDevice
-    try redis.run()
+    let redis = try SpawnedProcess(
+        "/usr/bin/redis-server",
+        [
+            "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            "--client-output-buffer-limit", "pubsub 0 0 0",
+        ], environment: ProcessInfo.processInfo.environment, streams: [-1, -1, -1])
     defer { stopRedis(redis, port: port) }
     var connected: BenchSocket?
     for _ in 0..<200 where connected == nil {
@@ -481,9 +478,9 @@ private func runRedisThroughput() throws -> ThroughputResult {
     }
     for thread in threads { thread.start() }
     progress.waitUntilReceived(shape.warmUpMessages)
-    let start = BenchClock.now(serverPID: redis.processIdentifier)
+    let start = BenchClock.now(serverPID: redis.pid)
     progress.waitUntilReceived(total)
-    let end = BenchClock.now(serverPID: redis.processIdentifier)
+    let end = BenchClock.now(serverPID: redis.pid)
     progress.waitUntilSendersDone(shape.connectionsPerSide)
     for connection in subscribers + publishers { connection.close() }
     return ThroughputResult(
@@ -493,13 +490,13 @@ private func runRedisThroughput() throws -> ThroughputResult {
 
 /// SHUTDOWN NOSAVE over a connection (the child may inherit a mask that blocks SIGTERM), then
 /// SIGKILL if it is still running after two seconds.
-private func stopRedis(_ redis: Process, port: UInt16) {
+private func stopRedis(_ redis: SpawnedProcess, port: UInt16) {
     if let connection = try? RESPConnection(port: port) {
         try? connection.command(["SHUTDOWN", "NOSAVE"])
         connection.close()
     }
     for _ in 0..<100 where redis.isRunning { usleep(20_000) }
-    if redis.isRunning { kill(redis.processIdentifier, SIGKILL) }
+    redis.signal(SIGKILL)
     redis.waitUntilExit()
 }
 

@@ -9,20 +9,108 @@ private func spawnActionsAddCloseFrom(
     _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32
 ) -> Int32
 
+/// A process started with `posix_spawnp` rather than Foundation's `Process`: on Linux,
+/// `Process.run()` in Swift 6.3 crashes now and then (an over-read of `/proc/self/fd` entries,
+/// fixed in swift-corelibs-foundation#5472), which took a whole test or bench run down with it.
+/// Every descriptor but the three standard ones is closed in the child, and its signals are
+/// reset (none blocked, none ignored).
+public final class SpawnedProcess: Sendable {
+    public let pid: Int32
+    /// The exit status once reaped: the exit code, or the signal + 128.
+    private let status = Mutex<Int32?>(nil)
+
+    /// Starts `executable` (a path, or a name looked up in PATH) with `arguments` and exactly
+    /// `environment`; `streams` are this process's descriptors for the child's standard input,
+    /// output and error (-1: /dev/null).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], streams: [Int32])
+        throws
+    {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (target, fd) in zip(Int32(0)..<3, streams) {
+            if fd < 0 {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+            } else {
+                posix_spawn_file_actions_adddup2(&actions, fd, target)
+            }
+        }
+        _ = spawnActionsAddCloseFrom(&actions, 3)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let code = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+        guard code == 0 else {
+            throw TestSupportError("cannot start \(executable): \(String(cString: strerror(code)))")
+        }
+        self.pid = pid
+    }
+
+    /// The exit status if the child has exited (reaping it then), nil while it runs.
+    public var exitStatus: Int32? {
+        status.withLock { status in
+            if let status { return status }
+            var raw: Int32 = 0
+            let result = waitpid(pid, &raw, WNOHANG)
+            if result == pid {
+                let signal = raw & 0x7f
+                status = signal == 0 ? (raw >> 8) & 0xff : signal + 128
+            } else if result < 0 && errno == ECHILD {
+                status = -1  // reaped elsewhere: gone, its status unknown
+            }
+            return status
+        }
+    }
+
+    public var isRunning: Bool { exitStatus == nil }
+
+    /// Sends `signal` to the child while it runs.
+    public func signal(_ signal: Int32) {
+        if isRunning { Glibc.kill(pid, signal) }
+    }
+
+    /// Blocks until the child exits; its status.
+    @discardableResult
+    public func waitUntilExit() -> Int32 {
+        while true {
+            if let status = exitStatus { return status }
+            usleep(5_000)
+        }
+    }
+
+    // Never waits here: a deinit often runs on one of the few cooperative threads, and waiting
+    // there can starve a whole run. A thread of its own reaps the killed child.
+    deinit {
+        guard isRunning else { return }
+        let pid = self.pid
+        Glibc.kill(pid, SIGKILL)
+        Thread.detachNewThread {
+            var raw: Int32 = 0
+            _ = waitpid(pid, &raw, 0)
+        }
+    }
+}
+
 /// A child process started by a test, with its standard output read line by line and its
 /// standard error kept for diagnostics. Killed (SIGKILL) when released if still running.
-///
-/// Started with `posix_spawnp` rather than Foundation's `Process`: on Linux, `Process.run()` in
-/// Swift 6.3 crashes now and then (an over-read of `/proc/self/fd` entries, fixed in
-/// swift-corelibs-foundation#5472), which took a whole test run down with it.
 public final class ChildProcess: Sendable {
     public let executable: String
-    public let pid: Int32
+    private let process: SpawnedProcess
     private let input: FileHandle
     private let output: OutputLines
     private let errors: OutputLines
-    /// The exit status once reaped: the exit code, or the signal + 128.
-    private let status = Mutex<Int32?>(nil)
 
     /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`; `environment`
     /// entries are added to (or, with a nil value, removed from) the test's own environment.
@@ -39,63 +127,26 @@ public final class ChildProcess: Sendable {
                 for fd in pipes.joined() { close(fd) }
                 throw TestSupportError("cannot make a pipe: \(String(cString: strerror(errno)))")
             }
-            // Not inherited by other children (`addclosefrom` closes them in this one).
+            // Not inherited by other children (the spawn closes them in this one).
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             pipes.append(fds)
         }
         // The child's ends: stdin reads pipes[0], stdout and stderr write pipes[1] and pipes[2].
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
-        posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
-        _ = spawnActionsAddCloseFrom(&actions, 3)
-        // Signals as a fresh process has them: none blocked, none ignored.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let code = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
-        for fd in [pipes[0][0], pipes[1][1], pipes[2][1]] { close(fd) }
-        guard code == 0 else {
+        let childEnds = [pipes[0][0], pipes[1][1], pipes[2][1]]
+        defer { for fd in childEnds { close(fd) } }
+        do {
+            process = try SpawnedProcess(executable, arguments, environment: env, streams: childEnds)
+        } catch {
             for fd in [pipes[0][1], pipes[1][0], pipes[2][0]] { close(fd) }
-            throw TestSupportError("cannot start \(executable): \(String(cString: strerror(code)))")
+            throw error
         }
-        self.pid = pid
         input = FileHandle(fileDescriptor: pipes[0][1], closeOnDealloc: true)
         output = OutputLines(FileHandle(fileDescriptor: pipes[1][0], closeOnDealloc: true))
         errors = OutputLines(FileHandle(fileDescriptor: pipes[2][0], closeOnDealloc: true))
     }
 
-    public var isRunning: Bool { reaped() == nil }
-
-    /// The exit status if the child has exited (reaping it then), nil while it runs.
-    private func reaped() -> Int32? {
-        status.withLock { status in
-            if let status { return status }
-            var raw: Int32 = 0
-            let result = waitpid(pid, &raw, WNOHANG)
-            if result == pid {
-                let signal = raw & 0x7f
-                status = signal == 0 ? (raw >> 8) & 0xff : signal + 128
-            } else if result < 0 && errno == ECHILD {
-                status = -1  // reaped elsewhere: gone, its status unknown
-            }
-            return status
-        }
-    }
+    public var pid: Int32 { process.pid }
+    public var isRunning: Bool { process.isRunning }
 
     /// Writes one line to the child's standard input.
     public func send(_ line: String) {
@@ -124,7 +175,7 @@ public final class ChildProcess: Sendable {
     public func wait(timeout: Duration = .seconds(60)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let status = reaped() {
+            if let status = process.exitStatus {
                 await output.waitForEOF()
                 await errors.waitForEOF()
                 return status
@@ -138,24 +189,12 @@ public final class ChildProcess: Sendable {
 
     /// Sends `signal` to the child.
     public func kill(_ signal: Int32 = SIGKILL) {
-        if isRunning { Glibc.kill(pid, signal) }
+        process.signal(signal)
     }
 
     private func describe() -> String {
         let name = (executable as NSString).lastPathComponent
         return "\(name) (stdout: \(output.all.suffix(20)), stderr: \(errors.all.suffix(20)))"
-    }
-
-    // Never waits here: a deinit often runs on one of the few cooperative threads, and waiting
-    // there can starve the whole test run. A thread of its own reaps the killed child.
-    deinit {
-        guard isRunning else { return }
-        let pid = self.pid
-        Glibc.kill(pid, SIGKILL)
-        Thread.detachNewThread {
-            var raw: Int32 = 0
-            _ = waitpid(pid, &raw, 0)
-        }
     }
 }
 
