@@ -238,11 +238,6 @@ extension Agent {
         }
     }
 
-    /// How long receipts are gathered before they are queued: a run of messages from one contact
-    /// (a backlog, a burst) is confirmed in one A_RCVD instead of one each, which the sender
-    /// sees as its delivered marks a moment later.
-    static let receiptsGathering: Duration = .milliseconds(100)
-
     /// Receipts in one A_RCVD: the list's length is one byte, and a receipt without info takes
     /// about 45 bytes of the ratchet's padded 15,840.
     static let receiptsPerMessage = 200
@@ -251,7 +246,7 @@ extension Agent {
         guard !receiptsScheduled else { return }
         receiptsScheduled = true
         Task {
-            try? await Task.sleep(for: Self.receiptsGathering)
+            try? await Task.sleep(for: self.config.receiptsGathering)
             self.queuePendingReceipts()
         }
     }

@@ -21,12 +21,17 @@ public struct AgentConfig: Sendable {
     public var subscriptionBatchSize: Int
     /// How long the records of messages done with are kept (`Agent.deleteExpiredRecords`).
     public var messageRecordsTTL: Duration
+    /// How long the delivery receipts the app asks for are gathered before they are queued, so a
+    /// run of messages from one contact is confirmed in one A_RCVD; the sender sees its delivered
+    /// marks this much later.
+    public var receiptsGathering: Duration
 
     public init(
         databasePath: String, servers: [SMPServerAddress],
         clientOptions: SMPClientOptions = SMPClientOptions(),
         retry: SMPBackoff = SMPBackoff(initial: .milliseconds(200), maximum: .seconds(30)),
-        subscriptionBatchSize: Int = 100, messageRecordsTTL: Duration = .seconds(30 * 86_400)
+        subscriptionBatchSize: Int = 100, messageRecordsTTL: Duration = .seconds(30 * 86_400),
+        receiptsGathering: Duration = .milliseconds(100)
     ) {
         self.databasePath = databasePath
         self.servers = servers
@@ -34,6 +39,7 @@ public struct AgentConfig: Sendable {
         self.retry = retry
         self.subscriptionBatchSize = subscriptionBatchSize
         self.messageRecordsTTL = messageRecordsTTL
+        self.receiptsGathering = receiptsGathering
     }
 
     /// The agent database in a group directory.

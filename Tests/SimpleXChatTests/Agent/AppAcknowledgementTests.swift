@@ -92,7 +92,8 @@ import TestSupport
         let directory = try TemporaryDirectory("app-ack-receipts")
         let address = try SMPServerAddress(relay.address)
         var pair = try await AgentPair.connected(in: directory) {
-            AgentConfig(databasePath: $0, servers: [address])
+            // A window longer than six acknowledgements take on a loaded machine (100 ms by default).
+            AgentConfig(databasePath: $0, servers: [address], receiptsGathering: .seconds(2))
         }
         let (alice, bob, aliceID, bobID) = (pair.alice, pair.bob, pair.aliceID, pair.bobID)
         let count = 6
@@ -107,7 +108,7 @@ import TestSupport
         for agentMsgID in received { try await bob.ackMessage(bobID, agentMsgID: agentMsgID, receipt: true) }
         var delivered: [Int64] = []
         let deadline = Task {
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(30))
             await alice.stop()
         }
         while delivered.count < count, let event = await pair.aliceEvents.next() {
