@@ -11,18 +11,16 @@ final class RelayChild {
     private(set) var keyHash: [UInt8] = []
 
     init(server: String, arguments: [String]) throws {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw RelayBenchError("cannot make a pipe") }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        defer { close(fds[1]) }
+        let (read, write) = try SpawnedProcess.pipe()
+        defer { close(write) }
         do {
             process = try SpawnedProcess(
-                server, arguments, environment: ProcessInfo.processInfo.environment, streams: [-1, fds[1], -1])
+                server, arguments, environment: ProcessInfo.processInfo.environment, streams: [-1, write, -1])
         } catch {
-            close(fds[0])
+            close(read)
             throw error
         }
-        output = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
+        output = FileHandle(fileDescriptor: read, closeOnDealloc: true)
     }
 
     static func initialize(server: String, config: String) throws {

@@ -184,15 +184,21 @@ struct LineModeEndToEndTests {
 
     /// The receiving client killed (SIGKILL) in the middle of a stream of messages and started
     /// again: no message is shown twice or out of order across the two runs, and the chat holds
-    /// each once, in order. (The agent acknowledges a message on the relay once it has committed it; what the
-    /// chat had not stored comes from the agent's store at the next start, and what it had stored
-    /// but not acknowledged is recognised, not shown again.)
+    /// each once, in order. (The agent acknowledges a message on the relay once it has committed
+    /// it; what the chat had not stored comes from the agent's store at the next start, and what
+    /// it had stored but not acknowledged is recognised, not shown again.)
     @Test func aReceiverKilledMidStreamShowsEachMessageOnceInOrderAfterARestart() async throws {
         let relay = try await RelayProcess()
         let alice = try await CLIUser("alice", relay: relay)
         var bob = try await CLIUser("bob", relay: relay)
         try await Self.connect(alice, bob)
         let count = 300
+        /// The numbers of the messages from alice among `lines` ("12:01 alice> m7": 7).
+        func numbers(_ lines: some Sequence<String>) -> [Int] {
+            lines.compactMap { line in
+                line.range(of: "alice> m").flatMap { Int(line[$0.upperBound...]) }
+            }
+        }
         for i in 1...count { alice.send("@bob m\(i)") }
         try await bob.expectLine(#"\d\d:\d\d alice> m40"#, timeout: .seconds(60))
         bob.process.kill()
@@ -203,20 +209,14 @@ struct LineModeEndToEndTests {
 
         bob = try await CLIUser("bob", relay: relay, directory: bob.directory)
         try await bob.expectLine(#"\d\d:\d\d alice> m\#(count)"#, timeout: .seconds(120))
-        let shown = (firstRun + bob.process.allOutput).compactMap { line -> Int? in
-            guard let range = line.range(of: "alice> m") else { return nil }
-            return Int(line[range.upperBound...])
-        }
+        let shown = numbers(firstRun + bob.process.allOutput)
         // None twice, none out of order (one the killed run had stored may not have reached
         // its terminal before the kill: it is in the chat below, not shown again).
         #expect(shown == shown.sorted() && Set(shown).count == shown.count && shown.last == count)
         #expect(shown.count >= count - 5)
         bob.send("/tail @alice \(count + 10)")
         try await bob.expectLine(#"\d\d:\d\d alice> m\#(count)"#)
-        let stored = bob.process.allOutput.suffix(count + 1).compactMap { line -> Int? in
-            guard let range = line.range(of: "alice> m") else { return nil }
-            return Int(line[range.upperBound...])
-        }
+        let stored = numbers(bob.process.allOutput.suffix(count + 1))
         #expect(stored.suffix(count) == ArraySlice(1...count))
         try await alice.quit()
         try await bob.quit()

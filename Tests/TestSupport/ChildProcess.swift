@@ -58,6 +58,17 @@ public final class SpawnedProcess: Sendable {
         self.pid = pid
     }
 
+    /// A pipe whose ends no other child inherits (a spawn closes them in its child but for
+    /// the ones it is given).
+    public static func pipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard Glibc.pipe(&fds) == 0 else {
+            throw TestSupportError("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
+    }
+
     /// The exit status if the child has exited (reaping it then), nil while it runs.
     public var exitStatus: Int32? {
         status.withLock { status in
@@ -122,14 +133,13 @@ public final class ChildProcess: Sendable {
         for (key, value) in environment { env[key] = value }
         var pipes: [[Int32]] = []
         for _ in 0..<3 {
-            var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else {
+            do {
+                let (read, write) = try SpawnedProcess.pipe()
+                pipes.append([read, write])
+            } catch {
                 for fd in pipes.joined() { close(fd) }
-                throw TestSupportError("cannot make a pipe: \(String(cString: strerror(errno)))")
+                throw error
             }
-            // Not inherited by other children (the spawn closes them in this one).
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            pipes.append(fds)
         }
         // The child's ends: stdin reads pipes[0], stdout and stderr write pipes[1] and pipes[2].
         let childEnds = [pipes[0][0], pipes[1][1], pipes[2][1]]

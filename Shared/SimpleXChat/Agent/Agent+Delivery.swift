@@ -228,9 +228,9 @@ extension Agent {
         }
         let key = AppMessage(connection: id, agentMsgID: agentMsgID)
         guard !message.userAck, !awaitingReceipt.contains(key) else { return }
-        if receipt, let hash = try store.receivedHash(connection: id, agentMsgID: agentMsgID) {
+        if receipt {
             pendingReceipts[id, default: []].append(
-                AMessageReceipt(agentMsgID: agentMsgID, msgHash: hash, receiptInfo: []))
+                AMessageReceipt(agentMsgID: agentMsgID, msgHash: message.msgHash, receiptInfo: []))
             awaitingReceipt.insert(key)
             sendReceiptsSoon()
         } else {

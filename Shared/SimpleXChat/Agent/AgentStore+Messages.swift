@@ -32,6 +32,8 @@ struct RcvMessage: Sendable {
     let serverMsgID: [UInt8]
     let userAck: Bool
     let relayAck: Bool
+    /// The hash of its AgentMessage, which a receipt for it carries.
+    let msgHash: [UInt8]
 
     /// The message as the app is given it.
     var forApp: AgentReceivedMessage {
@@ -150,8 +152,7 @@ extension AgentStore {
     func receivedMessage(connection: AgentConnectionID, encHash: [UInt8]) throws(AgentError) -> RcvMessage? {
         try row(
             """
-            SELECT conn_id, agent_msg_id, body, integrity, server, rcv_id, server_msg_id, user_ack, relay_ack
-            FROM rcv_messages WHERE conn_id = ? AND enc_hash = ?
+            SELECT \(Self.rcvColumns) FROM rcv_messages r WHERE conn_id = ? AND enc_hash = ?
             """, [connection, encHash]
         ).map { row throws(AgentError) in try rcvMessage(row) }
     }
@@ -176,18 +177,10 @@ extension AgentStore {
     func receivedMessage(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) -> RcvMessage? {
         try row(
             """
-            SELECT conn_id, agent_msg_id, body, integrity, server, rcv_id, server_msg_id, user_ack, relay_ack
-            FROM rcv_messages WHERE conn_id = ? AND agent_msg_id = ? ORDER BY rcv_message_id DESC LIMIT 1
+            SELECT \(Self.rcvColumns) FROM rcv_messages r WHERE conn_id = ? AND agent_msg_id = ?
+            ORDER BY rcv_message_id DESC LIMIT 1
             """, [connection, agentMsgID]
         ).map { row throws(AgentError) in try rcvMessage(row) }
-    }
-
-    /// The hash of a received message's AgentMessage, for the receipt that confirms it.
-    func receivedHash(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) -> [UInt8]? {
-        let hashes: [[UInt8]] = try column(
-            "msg_hash", "SELECT msg_hash FROM rcv_messages WHERE conn_id = ? AND agent_msg_id = ?",
-            [connection, agentMsgID])
-        return hashes.first
     }
 
     /// The app has processed the message (a deferred write). Its body is dropped then: it is
@@ -209,9 +202,7 @@ extension AgentStore {
     }
 
     static let unacknowledgedByAppSQL = """
-        SELECT r.conn_id, r.agent_msg_id, r.body, r.integrity, r.server, r.rcv_id, r.server_msg_id, r.user_ack,
-          r.relay_ack
-        FROM rcv_messages r JOIN connections c ON c.conn_id = r.conn_id
+        SELECT \(rcvColumns) FROM rcv_messages r JOIN connections c ON c.conn_id = r.conn_id
         WHERE r.user_ack = 0 AND c.status != 'deleted'
         ORDER BY r.conn_id, r.agent_msg_id, r.rcv_message_id
         """
@@ -227,6 +218,12 @@ extension AgentStore {
     static let relayAcknowledged = """
         UPDATE rcv_messages SET relay_ack = 1
         WHERE conn_id = ?1 AND agent_msg_id = ?2 AND server_msg_id = ?3 AND relay_ack = 0
+        """
+
+    /// The columns `rcvMessage` reads, of `rcv_messages r`.
+    static let rcvColumns = """
+        r.conn_id, r.agent_msg_id, r.body, r.integrity, r.server, r.rcv_id, r.server_msg_id, r.user_ack, r.relay_ack,
+          r.msg_hash
         """
 
     /// A row as stored, with an acknowledgement not yet written applied.
@@ -249,7 +246,8 @@ extension AgentStore {
                 recipientID: EntityID(try row.decode([UInt8].self, at: 5)),
                 serverMsgID: serverMsgID,
                 userAck: try row.decode(Bool.self, at: 7) || deferredUserAck,
-                relayAck: try row.decode(Bool.self, at: 8) || deferredAck)
+                relayAck: try row.decode(Bool.self, at: 8) || deferredAck,
+                msgHash: try row.decode([UInt8].self, at: 9))
         } catch {
             throw .store("a received message cannot be read: \(error)")
         }
