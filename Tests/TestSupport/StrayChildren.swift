@@ -1,17 +1,20 @@
 import Foundation
 
-/// Processes a crashed test or bench run left behind: a relay or test peer it started whose
-/// parent died (init adopted it, so its parent is pid 1), still running on one of that run's
-/// temporary directories. They hold ports and CPU — 35 relays at 0.7% each were once found
-/// under a benchmark — so each run reaps them before it starts its own.
+/// Processes a crashed test or bench run left behind: a relay, test peer or private session bus
+/// (`TestBus`'s `dbus-daemon`) it started whose parent died (init adopted it, so its parent is
+/// pid 1), still running on one of that run's temporary directories, and whatever it started on
+/// such a bus (the mock notification server). They hold ports and CPU — 35 relays at 0.7% each
+/// were once found under a benchmark, 45 buses and mock servers after one crashed run — so each
+/// run reaps them before it starts its own.
 ///
 /// Only orphans are touched: a child of a test run still going (here or in another terminal)
 /// has that run as its parent.
 public enum StrayChildren {
     /// The executables tests and benches start on temporary directories.
-    public static let products: Set<String> = ["smp-server", "simplex-test-peer"]
+    public static let products: Set<String> = ["smp-server", "simplex-test-peer", "dbus-daemon"]
 
-    /// SIGKILLs the strays of `products` (under this user, on a `<TMPDIR>/simplex-` path);
+    /// SIGKILLs the strays (under this user): `products` started on a `<TMPDIR>/simplex-` path,
+    /// and any process whose session bus is one of the tests' (`<TMPDIR>/simplex-bus-`);
     /// returns their pids.
     @discardableResult
     public static func reap(products: Set<String> = products) -> [Int32] {
@@ -32,10 +35,25 @@ public enum StrayChildren {
         return entries.compactMap { Int32($0) }.filter { pid in
             guard pid != own, parent(of: pid) == 1, owner(of: pid) == getuid() else { return false }
             let arguments = commandLine(of: pid)
-            guard let program = arguments.first, products.contains((program as NSString).lastPathComponent)
-            else { return false }
-            return arguments.dropFirst().contains { $0.hasPrefix(temporary) }
+            if let program = arguments.first, products.contains((program as NSString).lastPathComponent),
+                // `/tmp/simplex-…` as an argument, or within one (`--address=unix:path=/tmp/simplex-…`).
+                arguments.dropFirst().contains(where: { $0.contains(temporary) })
+            {
+                return true
+            }
+            return sessionBus(of: pid)?.contains(temporary + "bus-") ?? false
         }
+    }
+
+    /// `DBUS_SESSION_BUS_ADDRESS` from the process's environment.
+    private static func sessionBus(of pid: Int32) -> String? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return nil }
+        let prefix = "DBUS_SESSION_BUS_ADDRESS="
+        for entry in data.split(separator: 0) {
+            let text = String(decoding: entry, as: UTF8.self)
+            if text.hasPrefix(prefix) { return String(text.dropFirst(prefix.count)) }
+        }
+        return nil
     }
 
     /// The parent pid from /proc/<pid>/stat (after the command name, which may hold spaces).

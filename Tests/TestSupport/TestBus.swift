@@ -9,11 +9,14 @@ public final class TestBus: Sendable {
     private let daemon: ChildProcess
 
     public init() async throws {
+        StrayChildren.reapOnce()
         directory = try TemporaryDirectory("bus")
         daemon = try ChildProcess(
             "/usr/bin/dbus-daemon",
-            ["--session", "--nofork", "--nopidfile", "--print-address=1",
-             "--address=unix:path=\(directory.path)/bus"])
+            [
+                "--session", "--nofork", "--nopidfile", "--print-address=1",
+                "--address=unix:path=\(directory.path)/bus",
+            ])
         address = try await daemon.line(timeout: .seconds(10)) { $0.hasPrefix("unix:") }
     }
 
