@@ -71,6 +71,12 @@ private func chatReadingLines(contacts: Int, items: Int) async throws -> [String
 
     // Open a chat: its last 50 items, as the command API asks (`/_get chat @1 count=50`).
     let randomChats = (0..<1_050).map { _ in built.contactIds.randomElement() ?? long }
+    // Each chat's pages are read once first, through a connection of its own, so the measured
+    // calls and the raw SQL after them find the file equally in the OS page cache: otherwise the
+    // API pays every first read from disk (the measured chats are spread over 200 MB of the
+    // file) and the raw query after it none, and p99 measured the disk.
+    let warming = try RawSQLiteQuery(path: path, sql: ChatSchema.Reading.page(.before), cacheKiB: 1_024)
+    for id in Set(randomChats + [long]) { precondition(warming.run([user, id, .max, 50]) == 50) }
     for (label, chatIds) in [
         ("the long chat", [Int64](repeating: long, count: 1_050)), ("random chats of 1,000", randomChats),
     ] {
@@ -82,7 +88,8 @@ private func chatReadingLines(contacts: Int, items: Int) async throws -> [String
             precondition(rawPage.run([user, chatIds[index], .max, 50]) == 50)
         }
         lines.append(
-            "open a chat (last 50 items, ChatController.chatItems), \(label): \(api.text); raw SQL page (C API, no model): \(raw.text); "
+            "open a chat (last 50 items, ChatController.chatItems; its pages in the OS cache), \(label): \(api.text); "
+                + "raw SQL page (C API, no model): \(raw.text); "
                 + "ratio p50 \(format(api.p50 / raw.p50, 1))×, p99 \(format(api.p99 / raw.p99, 1))× (goal p99 ≤ 2 ms and ≤ 5×)"
         )
     }
