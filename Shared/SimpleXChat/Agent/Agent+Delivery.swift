@@ -223,7 +223,7 @@ extension Agent {
     /// The app's acknowledgement recorded (deferred); with a receipt, both wait for the
     /// receipts gathered on the connection (`sendReceiptsSoon`).
     private func acknowledged(_ id: AgentConnectionID, agentMsgID: Int64, receipt: Bool) throws(AgentError) {
-        guard let message = try store.receivedMessage(connection: id, agentMsgID: agentMsgID) else {
+        guard let message = try store.appAcknowledgement(connection: id, agentMsgID: agentMsgID) else {
             throw .notFound("message \(agentMsgID) on \(id)")
         }
         let key = AppMessage(connection: id, agentMsgID: agentMsgID)

@@ -174,13 +174,27 @@ extension AgentStore {
             ])
     }
 
-    func receivedMessage(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError) -> RcvMessage? {
-        try row(
-            """
-            SELECT \(Self.rcvColumns) FROM rcv_messages r WHERE conn_id = ? AND agent_msg_id = ?
-            ORDER BY rcv_message_id DESC LIMIT 1
-            """, [connection, agentMsgID]
-        ).map { row throws(AgentError) in try rcvMessage(row) }
+    /// What acknowledging received message `agentMsgID` by the app needs: whether the app has
+    /// acknowledged it already (a write not yet committed counts) and the hash its receipt
+    /// carries; nil when there is no such message. Two columns, not the row with its body.
+    func appAcknowledgement(connection: AgentConnectionID, agentMsgID: Int64) throws(AgentError)
+        -> (userAck: Bool, msgHash: [UInt8])?
+    {
+        guard
+            let row = try row(
+                """
+                SELECT user_ack, msg_hash FROM rcv_messages WHERE conn_id = ? AND agent_msg_id = ?
+                ORDER BY rcv_message_id DESC LIMIT 1
+                """, [connection, agentMsgID])
+        else { return nil }
+        do {
+            let deferred =
+                !userAcksNotRecorded.isEmpty
+                && userAcksNotRecorded.contains(AppMessage(connection: connection, agentMsgID: agentMsgID))
+            return (try row.decode(Bool.self, at: 0) || deferred, try row.decode([UInt8].self, at: 1))
+        } catch {
+            throw .store("a received message cannot be read: \(error)")
+        }
     }
 
     /// The app has processed the message (a deferred write). Its body is dropped then: it is
@@ -292,7 +306,8 @@ extension AgentStore {
     /// to leave (a receipt for one that comes later is ignored). Returns how many of each.
     func deleteExpiredRecords(before cutoff: Date) throws(AgentError) -> (received: Int, sent: Int) {
         try transaction { () throws(AgentError) -> (received: Int, sent: Int) in
-            try run("DELETE FROM rcv_messages WHERE created_at < ? AND user_ack = 1 AND relay_ack = 1", [cutoff])
+            try run(
+                "DELETE FROM rcv_messages WHERE created_at < ? AND user_ack = 1 AND relay_ack = 1", [cutoff])
             let received = database.changes
             try run("DELETE FROM snd_messages WHERE created_at < ? AND status != 'pending'", [cutoff])
             return (received, database.changes)
