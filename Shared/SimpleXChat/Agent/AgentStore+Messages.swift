@@ -188,10 +188,10 @@ extension AgentStore {
                 """, [connection, agentMsgID])
         else { return nil }
         do {
-            let deferred =
-                !userAcksNotRecorded.isEmpty
-                && userAcksNotRecorded.contains(AppMessage(connection: connection, agentMsgID: agentMsgID))
-            return (try row.decode(Bool.self, at: 0) || deferred, try row.decode([UInt8].self, at: 1))
+            return (
+                try row.decode(Bool.self, at: 0) || userAckDeferred(connection, agentMsgID),
+                try row.decode([UInt8].self, at: 1)
+            )
         } catch {
             throw .store("a received message cannot be read: \(error)")
         }
@@ -207,6 +207,12 @@ extension AgentStore {
             "UPDATE rcv_messages SET user_ack = 1, body = x'' WHERE conn_id = ? AND agent_msg_id = ?",
             [connection, agentMsgID])
         userAcksNotRecorded.insert(AppMessage(connection: connection, agentMsgID: agentMsgID))
+    }
+
+    /// Whether the app's acknowledgement of the message is written but not yet committed.
+    private func userAckDeferred(_ connection: AgentConnectionID, _ agentMsgID: Int64) -> Bool {
+        !userAcksNotRecorded.isEmpty
+            && userAcksNotRecorded.contains(AppMessage(connection: connection, agentMsgID: agentMsgID))
     }
 
     /// The messages the app has not acknowledged, oldest first on each connection (deleted
@@ -249,9 +255,6 @@ extension AgentStore {
             let deferredAck =
                 !acksNotRecorded.isEmpty
                 && acksNotRecorded.contains(RelayAck(connection: connection, serverMsgID: serverMsgID))
-            let deferredUserAck =
-                !userAcksNotRecorded.isEmpty
-                && userAcksNotRecorded.contains(AppMessage(connection: connection, agentMsgID: agentMsgID))
             return RcvMessage(
                 connectionID: connection, agentMsgID: agentMsgID,
                 body: try row.decode([UInt8].self, at: 2),
@@ -259,7 +262,7 @@ extension AgentStore {
                 server: try address(try row.decode(String.self, at: 4)),
                 recipientID: EntityID(try row.decode([UInt8].self, at: 5)),
                 serverMsgID: serverMsgID,
-                userAck: try row.decode(Bool.self, at: 7) || deferredUserAck,
+                userAck: try row.decode(Bool.self, at: 7) || userAckDeferred(connection, agentMsgID),
                 relayAck: try row.decode(Bool.self, at: 8) || deferredAck,
                 msgHash: try row.decode([UInt8].self, at: 9))
         } catch {

@@ -7,8 +7,8 @@ import SimpleXProtocol
 /// Resuming: a chunk is recorded once it is handed to the agent (whose send queue persists it),
 /// and once it is written to the partial file in `tmp/` before its message is acknowledged. After
 /// a restart the sender hands over the chunks not yet recorded, the agent delivers what was
-/// waiting, and the receiver's agent gives it again what it had not acknowledged; a chunk that comes twice is
-/// written at its place again and counted once. The SHA-512 digest checked at the end catches
+/// waiting, and the receiver's agent gives it again what it had not acknowledged; a chunk that
+/// comes twice is written at its place again and counted once. The SHA-512 digest checked at the end catches
 /// whatever went wrong in between: a mismatch deletes the file and says so.
 extension ChatController {
     /// Events of a file's own connection; false when `event` is not about one.
