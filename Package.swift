@@ -20,12 +20,14 @@ let package = Package(
             name: "CDBus", path: "Shared/CDBus", pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CSystem", path: "Shared/CSystem"),
+        // Our own C: SHA-256 on the x86 SHA extensions, which libsodium does not use.
+        .target(name: "CSHA256", path: "Shared/CSHA256"),
         .systemLibrary(
             name: "CNotify", path: "Shared/CNotify", pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]),
 
         // The framework every process links (iOS: SimpleXChat).
-        .target(name: "SimpleXCrypto", dependencies: ["CSodium"], path: "Shared/SimpleXCrypto"),
+        .target(name: "SimpleXCrypto", dependencies: ["CSodium", "CSHA256"], path: "Shared/SimpleXCrypto"),
         .target(
             name: "SimpleXProtocol", dependencies: ["SimpleXCrypto"], path: "Shared/SimpleXProtocol"),
         .target(

@@ -43,6 +43,23 @@ double cbench_secretbox_seal_seconds(size_t length, long iterations) {
     return elapsed;
 }
 
+double cbench_sha256_seconds(size_t length, long iterations) {
+    if (sodium_init() < 0) return -1;
+    unsigned char digest[crypto_hash_sha256_BYTES];
+    unsigned char *message = malloc(length ? length : 1);
+    if (!message) return -1;
+    randombytes_buf(message, length);
+
+    double start = cbench_now_seconds();
+    for (long i = 0; i < iterations; i++) {
+        crypto_hash_sha256(digest, message, length);
+        cbench_sink ^= digest[0];
+    }
+    double elapsed = cbench_now_seconds() - start;
+    free(message);
+    return elapsed;
+}
+
 double cbench_sign_seconds(size_t length, long iterations) {
     if (sodium_init() < 0) return -1;
     unsigned char publicKey[crypto_sign_PUBLICKEYBYTES];

@@ -11,6 +11,31 @@ struct SHA2Tests {
             SHA256.hash([UInt8]()).hexString
                 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hash(Data("abc".utf8)).count == SHA256.byteCount)
+        // FIPS 180-2 appendix B.2 (two blocks) and B.3 (a million bytes).
+        #expect(
+            SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)).hexString
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            SHA256.hash([UInt8](repeating: 0x61, count: 1_000_000)).hexString
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// Where the CPU's SHA extensions are used, they must give libsodium's digest at every length
+    /// around the padding's edges (55, 56, 63, 64 bytes into a block) and at a message's size.
+    @Test func sha256EqualsLibsodiumAtEveryPaddingLength() {
+        var generator = SystemRandomNumberGenerator()
+        let data = (0..<(16 * 1024 + 200)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var lengths = Array(0...300)
+        lengths += [1_000, 4_095, 4_096, 4_097, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 55, 16 * 1024 + 200]
+        for length in lengths {
+            let message = Array(data[0..<length])
+            #expect(SHA256.hash(message) == SHA256.portableHash(message), "length \(length)")
+        }
+        // An unaligned start, as a slice of a larger buffer can have.
+        data.withUnsafeBytes { all in
+            let slice = UnsafeRawBufferPointer(rebasing: all[3..<(3 + 1_000)])
+            #expect(SHA256.hash(slice) == SHA256.portableHash(Array(slice)))
+        }
     }
 
     @Test func sha512KnownAnswer() {

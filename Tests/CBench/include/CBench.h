@@ -13,6 +13,9 @@ double cbench_now_seconds(void);
 /// Time `iterations` crypto_secretbox_easy calls on a `length`-byte message into one preallocated buffer.
 double cbench_secretbox_seal_seconds(size_t length, long iterations);
 
+/// Time `iterations` crypto_hash_sha256 calls (libsodium's portable code) on a `length`-byte message.
+double cbench_sha256_seconds(size_t length, long iterations);
+
 /// Time `iterations` crypto_sign_detached calls on a `length`-byte message.
 double cbench_sign_seconds(size_t length, long iterations);
 
