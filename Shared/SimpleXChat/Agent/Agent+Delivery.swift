@@ -281,30 +281,84 @@ extension Agent {
         for id in gathered.keys { kick(id) }
     }
 
-    /// ACK to the relay for a message committed here (`stored`, its agent message id, when a
-    /// row was stored), then a deferred write records it; the next message the relay returns is
-    /// processed at once. Lost after the ACK, the write only means the row says the relay still
-    /// holds the message; a relay that is away delivers it again after resubscribing, and it is
-    /// then acknowledged without reaching the app twice.
-    func acknowledge(queue: RcvQueue, serverMsgID: [UInt8], stored: Int64? = nil) async {
-        do {
-            let client = try await client(for: queue.server)
-            let next = try await client.ack(
-                recipientID: queue.recipientID, key: queue.authKey, messageID: serverMsgID)
-            recordAcknowledged(queue: queue, serverMsgID: serverMsgID, stored: stored)
-            if let next { await process(next, on: queue.server, recipientID: queue.recipientID) }
-        } catch let error as SMPClientError where error == .server(.noMsg) {
-            // Already acknowledged (a retry after a lost reply).
-            recordAcknowledged(queue: queue, serverMsgID: serverMsgID, stored: stored)
-        } catch {
-            // Left on the relay: it comes again after resubscribing, to be acknowledged then.
+    /// Sends the ACKs that commits have made due (`acknowledgeLater`) for messages committed here
+    /// (`stored`, the agent message id, when a row was stored). Once the WAL holds those commits
+    /// on disk they go from the sync thread straight to each relay's connection, in as few blocks
+    /// as they fit, with no hop back into the actor; each reply comes back as one job, which
+    /// records the ACK and processes the next message the relay returned with it. Lost after the
+    /// ACK, the record only means the row says the relay still holds the message; a relay that
+    /// is away delivers it again after resubscribing, and it is then acknowledged without
+    /// reaching the app twice.
+    func sendPendingAcks() {
+        let due = pendingAcks
+        pendingAcks = []
+        guard !due.isEmpty, !stopped else { return }
+        var servers: [SMPServerAddress] = []
+        var byServer: [SMPServerAddress: [PendingAck]] = [:]
+        for ack in due {
+            if byServer[ack.queue.server] == nil { servers.append(ack.queue.server) }
+            byServer[ack.queue.server, default: []].append(ack)
+        }
+        for server in servers {
+            let acks = byServer[server]!
+            guard let client = clients[server] else {
+                // Not connected from here yet: connect first, as any command does.
+                Task { await self.acknowledge(acks) }
+                continue
+            }
+            let requests = acks.map {
+                SMPRequest(
+                    .ack(messageID: $0.serverMsgID), entityID: $0.queue.recipientID, key: $0.queue.authKey)
+            }
+            store.durability.whenDurable {
+                client.sendEach(requests) { index, reply in
+                    Task { await self.acknowledged(acks[index], reply) }
+                }
+            }
         }
     }
 
-    private func recordAcknowledged(queue: RcvQueue, serverMsgID: [UInt8], stored: Int64?) {
+    /// The ACKs of `sendPendingAcks` for a relay not connected yet, sent once it is.
+    private func acknowledge(_ acks: [PendingAck]) async {
+        for ack in acks {
+            let reply: Result<SMPResponse, SMPClientError>
+            do {
+                let client = try await client(for: ack.queue.server)
+                reply = await client.sendBatch([
+                    SMPRequest(
+                        .ack(messageID: ack.serverMsgID), entityID: ack.queue.recipientID,
+                        key: ack.queue.authKey)
+                ])[0]
+            } catch {
+                continue  // Left on the relay: it comes again after resubscribing, to be acknowledged then.
+            }
+            await acknowledged(ack, reply)
+        }
+    }
+
+    /// The relay's reply to an ACK: recorded, and the next message it returned processed.
+    private func acknowledged(_ ack: PendingAck, _ reply: Result<SMPResponse, SMPClientError>) async {
+        switch reply {
+        case .success(.ok):
+            recordAcknowledged(ack)
+        case .success(.msg(let messageID, let body)):
+            recordAcknowledged(ack)
+            await process(
+                SMPDeliveredMessage(messageID: messageID, encryptedBody: body), on: ack.queue.server,
+                recipientID: ack.queue.recipientID)
+        case .failure(.server(.noMsg)):
+            // Already acknowledged (a retry after a lost reply).
+            recordAcknowledged(ack)
+        case .success, .failure:
+            break  // Left on the relay: it comes again after resubscribing, to be acknowledged then.
+        }
+    }
+
+    private func recordAcknowledged(_ ack: PendingAck) {
         // Nothing stored (a quota marker, a message that could not be opened): nothing to record.
-        guard let stored else { return }
-        store.setAcknowledged(connection: queue.connectionID, agentMsgID: stored, serverMsgID: serverMsgID)
+        guard let stored = ack.stored else { return }
+        store.setAcknowledged(
+            connection: ack.queue.connectionID, agentMsgID: stored, serverMsgID: ack.serverMsgID)
         scheduleFlush()
     }
 }

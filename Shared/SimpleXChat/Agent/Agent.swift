@@ -41,6 +41,10 @@ public actor Agent {
     /// for their batch to commit (`afterCommit`), and whether that commit is scheduled.
     var pendingEffects: [(batch: UInt64?, run: () -> Void, failed: (() -> Void)?)] = []
     var batchCommitScheduled = false
+    /// Relay ACKs that committed messages have made due (`acknowledgeLater`), sent together when
+    /// the batch's effects have run (`sendPendingAcks`); and whether those effects are running.
+    var pendingAcks: [PendingAck] = []
+    var runningEffects = false
     /// The hourly deletion of old message records (`expireRecords`).
     var expiry: Task<Void, Never>?
     /// Connected relay clients (`client(for:)`).
@@ -51,6 +55,14 @@ public actor Agent {
 
     /// The largest message body `sendMessage` takes.
     public static let maxMessageBodySize = AgentCrypto.maxMessageBodySize
+
+    /// A message to acknowledge on its relay (`acknowledgeLater`).
+    struct PendingAck: Sendable {
+        let queue: RcvQueue
+        let serverMsgID: [UInt8]
+        /// Its agent message id, when a row was stored for it.
+        let stored: Int64?
+    }
 
     /// A queue on a relay, as events and replies name it.
     struct QueueAddress: Hashable {

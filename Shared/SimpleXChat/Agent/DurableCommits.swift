@@ -19,7 +19,7 @@ final class DurableCommits: Sendable {
         var committed: UInt64 = 1
         var synced: UInt64 = 0
         var syncing = false
-        var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(target: UInt64, ready: @Sendable () -> Void)] = []
         var descriptor: Int32 = -1
         var closed = false
     }
@@ -44,36 +44,45 @@ final class DurableCommits: Sendable {
 
     /// Returns once every commit made before the call is on disk; at once when none is pending.
     func durable() async {
-        let target: UInt64? = state.withLock { $0.synced >= $0.committed || $0.closed ? nil : $0.committed }
-        guard let target else { return }
+        guard isPending else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let start = state.withLock { state -> Bool? in
-                if state.synced >= target || state.closed { return nil }
-                state.waiters.append((target, continuation))
-                if state.syncing { return false }
-                state.syncing = true
-                return true
-            }
-            switch start {
-            case nil: continuation.resume()
-            case true?: queue.async { self.run() }
-            case false?: break
-            }
+            whenDurable { continuation.resume() }
         }
     }
 
+    /// Runs `ready` once every commit made before the call is on disk: at once, on the caller's
+    /// thread, when none is pending (or the store is closing); else on the sync thread after the
+    /// sync that covers them. For callers that need not wait in a task: the agent's ACKs go out
+    /// from here without a hop back into its actor.
+    func whenDurable(_ ready: @escaping @Sendable () -> Void) {
+        let start = state.withLock { state -> Bool? in
+            if state.synced >= state.committed || state.closed { return nil }
+            state.waiters.append((state.committed, ready))
+            if state.syncing { return false }
+            state.syncing = true
+            return true
+        }
+        switch start {
+        case nil: ready()
+        case true?: queue.async { self.run() }
+        case false?: break
+        }
+    }
+
+    private var isPending: Bool { state.withLock { $0.synced < $0.committed && !$0.closed } }
+
     /// Closes the WAL descriptor; waiting callers are let go (the agent is stopping).
     func close() {
-        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiting = state.withLock { state -> [@Sendable () -> Void] in
             state.closed = true
             if state.descriptor >= 0 && !state.syncing {
                 Glibc.close(state.descriptor)
                 state.descriptor = -1
             }
             defer { state.waiters = [] }
-            return state.waiters.map(\.continuation)
+            return state.waiters.map(\.ready)
         }
-        for continuation in waiting { continuation.resume() }
+        for ready in waiting { ready() }
     }
 
     /// The sync thread: syncs while callers wait, each sync covering every commit counted before it.
@@ -92,9 +101,9 @@ final class DurableCommits: Sendable {
                 _ = syncFile(descriptor)
                 syncCount.add(1, ordering: .relaxed)
             }
-            let (ready, more) = state.withLock { state -> ([CheckedContinuation<Void, Never>], Bool) in
+            let (ready, more) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
                 state.synced = max(state.synced, goal)
-                let ready = state.waiters.filter { $0.target <= goal }.map(\.continuation)
+                let ready = state.waiters.filter { $0.target <= goal }.map(\.ready)
                 state.waiters.removeAll { $0.target <= goal }
                 if state.waiters.isEmpty {
                     state.syncing = false
@@ -105,7 +114,7 @@ final class DurableCommits: Sendable {
                 }
                 return (ready, !state.waiters.isEmpty)
             }
-            for continuation in ready { continuation.resume() }
+            for waiter in ready { waiter() }
             if !more { return }
         }
     }

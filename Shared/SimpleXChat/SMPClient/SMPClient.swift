@@ -104,6 +104,29 @@ public final class SMPClient: Sendable {
         }
     }
 
+    /// `sendBatch` without a task: each reply is given to `onReply` (on the connection's loop) as
+    /// it comes, `(index, reply)`, so a caller acts on the first replies while the relay is still
+    /// working on the rest. Each request gets exactly one reply.
+    public func sendEach(
+        _ requests: [SMPRequest],
+        onReply: @escaping @Sendable (Int, Result<SMPResponse, SMPClientError>) -> Void
+    ) {
+        let (connection, closed) = state.withLock { ($0.connection, $0.closed) }
+        guard let connection else {
+            let failure: SMPClientError = closed ? .closed : .disconnected
+            for index in requests.indices { onReply(index, .failure(failure)) }
+            return
+        }
+        let (loop, timeout) = (loop, options.commandTimeout)
+        let queued = loop.execute {
+            for (index, request) in requests.enumerated() {
+                connection.enqueue(request, correlationID: .random(), timeout: timeout) { onReply(index, $0) }
+            }
+        }
+        // A loop that has shut down runs no job: nothing was sent, and nothing would answer.
+        if !queued { for index in requests.indices { onReply(index, .failure(.closed)) } }
+    }
+
     /// Stops everything: the connection closes, commands in flight fail with `.closed`,
     /// reconnection stops and `events` finishes.
     public func close() {

@@ -87,6 +87,26 @@ import Testing
         #expect(fixture.commits.syncs == 2)
     }
 
+    /// The callback form the agent's ACKs use: run only once the sync covering the commits made
+    /// before it returns, and at once, on the caller's thread, when nothing is pending.
+    @Test func aCallbackRunsAfterTheSyncThatCoversItOrAtOnceWhenNothingIsPending() async throws {
+        let fixture = try Fixture(holding: true)
+        fixture.commits.committed()
+        let ran = Counter()
+        fixture.commits.whenDurable { ran.add() }
+        while fixture.syncsStarted == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(30))
+        #expect(ran.value == 0)
+        fixture.gate.signal()
+        for _ in 0..<400 where ran.value == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(ran.value == 1)
+        #expect(fixture.commits.syncs == 1)
+        let atOnce = Counter()
+        fixture.commits.whenDurable { atOnce.add() }
+        #expect(atOnce.value == 1)
+        #expect(fixture.commits.syncs == 1)
+    }
+
     @Test func closingLetsWaitingCallersGo() async throws {
         let fixture = try Fixture(holding: true)
         fixture.commits.committed()
