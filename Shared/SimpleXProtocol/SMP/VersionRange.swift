@@ -16,14 +16,30 @@ public struct VersionRange: Hashable, Sendable, CustomStringConvertible {
         max = version
     }
 
-    /// Parses `"1-18"` or `"3"`.
+    /// Parses `"1-18"` or `"3"`: ASCII digits only, each number within UInt16. Read byte by
+    /// byte: every chat message carries one ("v"), and splitting the string cost ~4 µs.
     public init(text: some StringProtocol) throws(ProtocolError) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count),
-            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let low = UInt16(parts[0]), let high = UInt16(parts[parts.count - 1])
-        else { throw .invalid("version range \(String(text).debugDescription)") }
-        try self.init(min: low, max: high)
+        var low: UInt32?
+        var current: UInt32 = 0
+        var digits = 0
+        var valid = true
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                current = current * 10 + UInt32(byte - UInt8(ascii: "0"))
+                digits += 1
+                valid = current <= UInt32(UInt16.max)
+            case UInt8(ascii: "-") where low == nil && digits > 0:
+                low = current
+                current = 0
+                digits = 0
+            default:
+                valid = false
+            }
+            if !valid { break }
+        }
+        guard valid, digits > 0 else { throw .invalid("version range \(String(text).debugDescription)") }
+        try self.init(min: UInt16(low ?? current), max: UInt16(current))
     }
 
     public var description: String { min == max ? "\(min)" : "\(min)-\(max)" }

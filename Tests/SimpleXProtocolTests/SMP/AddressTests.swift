@@ -117,7 +117,14 @@ import Testing
         #expect(try VersionRange(text: "3") == VersionRange(3))
         #expect(try VersionRange(min: 1, max: 18).description == "1-18")
         #expect(VersionRange(3).description == "3")
-        for bad in ["", "-", "1-", "-2", "a", "1-2-3", "5-1", "70000", " 1"] {
+        #expect(try VersionRange(text: "0-65535") == VersionRange(min: 0, max: 65535))
+        #expect(try VersionRange(text: "007-08") == VersionRange(min: 7, max: 8))
+        #expect(try VersionRange(text: "4-4") == VersionRange(4))
+        for bad in [
+            "", "-", "1-", "-2", "a", "1-2-3", "5-1", "70000", " 1", "1 ", "1--2", "65536", "1-65536", "+1",
+            "1-+2",
+            "٣", "99999999999999999999",
+        ] {
             #expect(throws: ProtocolError.self, "\(bad)") { try VersionRange(text: bad) }
         }
         var writer = ByteWriter()
