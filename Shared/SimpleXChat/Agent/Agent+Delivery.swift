@@ -338,6 +338,9 @@ extension Agent {
 
     /// The relay's reply to an ACK: recorded, and the next message it returned processed.
     private func acknowledged(_ ack: PendingAck, _ reply: Result<SMPResponse, SMPClientError>) async {
+        // Stopped meanwhile: the record could not be written any more, and a message the relay
+        // sent with the reply comes again at the next subscription.
+        guard !stopped else { return }
         switch reply {
         case .success(.ok):
             recordAcknowledged(ack)
