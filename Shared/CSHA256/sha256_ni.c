@@ -55,7 +55,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) static void compress(
                 words = _mm_sha256msg2_epu32(words, latest);
             }
             schedule[group & 3] = words;
-            __m128i input = _mm_add_epi32(words, _mm_loadu_si128((const __m128i *)&roundConstants[4 * group]));
+            const __m128i constants = _mm_loadu_si128((const __m128i *)&roundConstants[4 * group]);
+            __m128i input = _mm_add_epi32(words, constants);
             cdgh = _mm_sha256rnds2_epu32(cdgh, abef, input);
             input = _mm_shuffle_epi32(input, 0x0E);
             abef = _mm_sha256rnds2_epu32(abef, cdgh, input);

@@ -64,7 +64,7 @@ private struct CryptoBench {
             sealInto.line("secretbox 16 KB seal(into:)"),
             sign.line("Ed25519 sign \(signLength) B"),
             verify.line("Ed25519 verify \(signLength) B"),
-            "SHA-256 16 KB (the agent hashes each received message whole): "
+            "SHA-256 16 KB (the largest client message the agent hashes on receipt): "
                 + "\(format(sha256.swiftMicroseconds, 2)) µs/op "
                 + (SHA256.usesHardware
                     ? "on the CPU's SHA extensions" : "(libsodium: this CPU has no SHA extensions)")
