@@ -293,22 +293,15 @@ extension Agent {
         let due = pendingAcks
         pendingAcks = []
         guard !due.isEmpty, !stopped else { return }
-        var servers: [SMPServerAddress] = []
-        var byServer: [SMPServerAddress: [PendingAck]] = [:]
-        for ack in due {
-            if byServer[ack.queue.server] == nil { servers.append(ack.queue.server) }
-            byServer[ack.queue.server, default: []].append(ack)
-        }
-        for server in servers {
-            let acks = byServer[server]!
-            guard let client = clients[server] else {
-                // Not connected from here yet: connect first, as any command does.
-                Task { await self.acknowledge(acks) }
-                continue
-            }
+        for (server, acks) in Dictionary(grouping: due, by: \.queue.server) {
             let requests = acks.map {
                 SMPRequest(
                     .ack(messageID: $0.serverMsgID), entityID: $0.queue.recipientID, key: $0.queue.authKey)
+            }
+            guard let client = clients[server] else {
+                // Not connected from here yet: connect first (after the sync), as any command does.
+                Task { await self.acknowledge(acks, requests, on: server) }
+                continue
             }
             store.durability.whenDurable {
                 client.sendEach(requests) { index, reply in
@@ -319,21 +312,12 @@ extension Agent {
     }
 
     /// The ACKs of `sendPendingAcks` for a relay not connected yet, sent once it is.
-    private func acknowledge(_ acks: [PendingAck]) async {
-        for ack in acks {
-            let reply: Result<SMPResponse, SMPClientError>
-            do {
-                let client = try await client(for: ack.queue.server)
-                reply = await client.sendBatch([
-                    SMPRequest(
-                        .ack(messageID: ack.serverMsgID), entityID: ack.queue.recipientID,
-                        key: ack.queue.authKey)
-                ])[0]
-            } catch {
-                continue  // Left on the relay: it comes again after resubscribing, to be acknowledged then.
-            }
-            await acknowledged(ack, reply)
-        }
+    private func acknowledge(_ acks: [PendingAck], _ requests: [SMPRequest], on server: SMPServerAddress)
+        async
+    {
+        // Cannot connect: left on the relay, they come again after resubscribing.
+        guard let client = try? await client(for: server) else { return }
+        for (ack, reply) in zip(acks, await client.sendBatch(requests)) { await acknowledged(ack, reply) }
     }
 
     /// The relay's reply to an ACK: recorded, and the next message it returned processed.

@@ -137,11 +137,10 @@ extension Agent {
         }
     }
 
-    /// ACKs `serverMsgID` on its relay with the others the same commit made due: when the
-    /// batch's effects have run (`sendPendingAcks`).
+    /// ACKs `serverMsgID` on its relay with the others the same commit made due. Called only
+    /// from the effects `finishBatch` runs, which sends them all after the last one.
     private func acknowledgeLater(_ queue: RcvQueue, _ serverMsgID: [UInt8], stored: Int64?) {
         pendingAcks.append(PendingAck(queue: queue, serverMsgID: serverMsgID, stored: stored))
-        if !runningEffects && pendingAcks.count == 1 { Task { self.sendPendingAcks() } }
     }
 
     /// Runs `effect` once batch `batch` (the writes it depends on, if any) is committed, in
@@ -160,11 +159,9 @@ extension Agent {
         store.commitBatch()
         let effects = pendingEffects
         pendingEffects = []
-        runningEffects = true
         for (batch, effect, failed) in effects {
             if let batch, store.batchFailed(batch) { failed?() } else { effect() }
         }
-        runningEffects = false
         sendPendingAcks()
     }
 

@@ -42,9 +42,8 @@ public actor Agent {
     var pendingEffects: [(batch: UInt64?, run: () -> Void, failed: (() -> Void)?)] = []
     var batchCommitScheduled = false
     /// Relay ACKs that committed messages have made due (`acknowledgeLater`), sent together when
-    /// the batch's effects have run (`sendPendingAcks`); and whether those effects are running.
+    /// the batch's effects have run (`sendPendingAcks`).
     var pendingAcks: [PendingAck] = []
-    var runningEffects = false
     /// The hourly deletion of old message records (`expireRecords`).
     var expiry: Task<Void, Never>?
     /// Connected relay clients (`client(for:)`).

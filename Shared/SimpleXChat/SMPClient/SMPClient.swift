@@ -85,19 +85,13 @@ public final class SMPClient: Sendable {
         }
         guard !requests.isEmpty else { return [] }
         let ids = requests.map { _ in CorrelationID.random() }
-        let (loop, timeout) = (loop, options.commandTimeout)
+        let loop = loop
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let queued = loop.execute {
-                    let replies = Replies(count: requests.count, continuation)
-                    for (index, request) in requests.enumerated() {
-                        connection.enqueue(request, correlationID: ids[index], timeout: timeout) {
-                            replies.set(index, $0)
-                        }
-                    }
+                let replies = Replies(count: requests.count, continuation)
+                if !enqueue(requests, ids: ids, on: connection, onReply: replies.set) {
+                    continuation.resume(returning: requests.map { _ in .failure(.closed) })
                 }
-                // A loop that has shut down runs no job: nothing was sent, and nothing would answer.
-                if !queued { continuation.resume(returning: requests.map { _ in .failure(.closed) }) }
             }
         } onCancel: {
             loop.execute { for id in ids { connection.cancel(id) } }
@@ -117,14 +111,27 @@ public final class SMPClient: Sendable {
             for index in requests.indices { onReply(index, .failure(failure)) }
             return
         }
-        let (loop, timeout) = (loop, options.commandTimeout)
-        let queued = loop.execute {
+        let ids = requests.map { _ in CorrelationID.random() }
+        if !enqueue(requests, ids: ids, on: connection, onReply: onReply) {
+            for index in requests.indices { onReply(index, .failure(.closed)) }
+        }
+    }
+
+    /// Queues `requests` (correlation ids `ids`) on `connection` in one turn of its loop, so they
+    /// share blocks; `onReply` gets each reply as it comes. False when the loop has shut down: it
+    /// runs no job, so nothing was sent and nothing would answer.
+    private func enqueue(
+        _ requests: [SMPRequest], ids: [CorrelationID], on connection: SMPConnection,
+        onReply: @escaping @Sendable (Int, Result<SMPResponse, SMPClientError>) -> Void
+    ) -> Bool {
+        let timeout = options.commandTimeout
+        return loop.execute {
             for (index, request) in requests.enumerated() {
-                connection.enqueue(request, correlationID: .random(), timeout: timeout) { onReply(index, $0) }
+                connection.enqueue(request, correlationID: ids[index], timeout: timeout) {
+                    onReply(index, $0)
+                }
             }
         }
-        // A loop that has shut down runs no job: nothing was sent, and nothing would answer.
-        if !queued { for index in requests.indices { onReply(index, .failure(.closed)) } }
     }
 
     /// Stops everything: the connection closes, commands in flight fail with `.closed`,
@@ -198,8 +205,9 @@ public final class SMPClient: Sendable {
     }
 }
 
-/// Collects a batch's replies on the loop thread and resumes the caller once all are in.
-private final class Replies {
+/// Collects a batch's replies on the loop thread and resumes the caller once all are in. Made
+/// before the batch is queued, then touched only on that loop.
+private final class Replies: @unchecked Sendable {
     private var results: [Result<SMPResponse, SMPClientError>?]
     private var missing: Int
     private let continuation: CheckedContinuation<[Result<SMPResponse, SMPClientError>], Never>
