@@ -75,8 +75,22 @@ extension AgentStore {
             FROM rcv_queues WHERE status = 'active'
             """
         let found = try connection == nil ? rows(sql) : rows(sql + " AND conn_id = ?", [connection])
+        // Through the cache both ways: a queue read here (all of them, when the agent starts) is
+        // not decoded again for its first message.
         var queues: [RcvQueue] = []
-        for row in found { queues.append(try rcvQueue(row)) }
+        for row in found {
+            if let key = try? QueueCacheKey(
+                server: address(row.decode(String.self, at: 1)), id: EntityID(row.decode([UInt8].self, at: 2))
+            ),
+                let cached = rcvQueueCache[key]
+            {
+                queues.append(cached)
+                continue
+            }
+            let queue = try rcvQueue(row)  // a row that cannot be read throws here
+            rcvQueueCache[QueueCacheKey(server: queue.server, id: queue.recipientID)] = queue
+            queues.append(queue)
+        }
         return queues
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXCrypto
+import SimpleXProtocol
 import Testing
 import TestSupport
 
@@ -75,6 +76,43 @@ struct AgentSecretsTests {
             path: path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
         #expect(throws: AgentError.self) {
             try AgentCrypto.openX3DH(try reopened.connection("c1"), store: reopened)
+        }
+    }
+    /// The agent reads every queue when it starts (to subscribe them); each is decoded then, with
+    /// its sealed keys opened, and not again when its first message comes.
+    @Test func queuesReadAtStartAreNotOpenedAgainForTheirFirstMessage() throws {
+        let directory = try TemporaryDirectory("agent-store")
+        let path = AgentConfig.databasePath(groupDirectory: directory.path)
+        let secrets = try AgentSecrets(key: SecureBytes.random(count: 32))
+        let server = try SMPServerAddress(
+            keyHash: Array(repeating: 7, count: 32), hosts: ["127.0.0.1"], port: 5223)
+        let writer = try AgentStore(path: path, secrets: secrets)
+        try writer.insert(ConnectionRecord(id: "c1", mode: .invitation, status: .new))
+        let dh = X25519.generateKeyPair()
+        let serverDH = X25519.generateKeyPair().publicKey
+        let queue = RcvQueue(
+            connectionID: "c1", server: server, recipientID: EntityID(Array(repeating: 1, count: 24)),
+            senderID: EntityID(Array(repeating: 2, count: 24)), mode: .messaging,
+            authKey: .generate(.x25519),
+            messageKey: try CryptoBox.SharedKey(publicKey: serverDH, privateKey: dh.privateKey),
+            e2eKey: X25519.generateKeyPair(), e2ePeerKey: nil)
+        try writer.insert(queue, rcvDHPrivateKey: dh.privateKey, serverDHKey: serverDH)
+        writer.close()
+
+        let started = try AgentStore(path: path, secrets: secrets)
+        defer { started.close() }
+        let all = try started.rcvQueues()
+        #expect(all.map(\.recipientID) == [queue.recipientID])
+        // The sealed key on disk goes bad: a queue read at start is still at hand, decoded once;
+        // a store that had not read it finds the row unreadable.
+        try started.database.execute("UPDATE rcv_queues SET rcv_auth_key = x'00'")
+        let first = try started.rcvQueue(server: server, recipientID: queue.recipientID)
+        #expect(first?.authKey.publicKey == queue.authKey.publicKey)
+        #expect(try started.rcvQueues().map(\.recipientID) == [queue.recipientID])
+        let fresh = try AgentStore(path: path, secrets: secrets)
+        defer { fresh.close() }
+        #expect(throws: AgentError.self) {
+            try fresh.rcvQueue(server: server, recipientID: queue.recipientID)
         }
     }
 }
