@@ -42,15 +42,22 @@ extension Agent {
                         remaining[start..<min(start + config.subscriptionBatchSize, remaining.count)])
                     for queue in batch { ended.remove(QueueAddress(server: server, id: queue.recipientID)) }
                     let replies = await client.sendBatch(
-                        batch.map { SMPRequest(.sub, entityID: $0.recipientID, key: $0.authKey) })
+                        batch.map { SMPRequest(.sub, entityID: $0.recipientID, key: $0.authKey) }
+                    ) { index, reply in
+                        // A message waiting in the queue is the reply: processed as it comes, not
+                        // after the batch's last reply (the relay answers a batch over milliseconds).
+                        guard case .success(.msg(let messageID, let body)) = reply else { return }
+                        let recipientID = batch[index].recipientID
+                        Task {
+                            await self.process(
+                                SMPDeliveredMessage(messageID: messageID, encryptedBody: body), on: server,
+                                recipientID: recipientID)
+                        }
+                    }
                     for (queue, reply) in zip(batch, replies) {
                         switch reply {
-                        case .success(.msg(let messageID, let body)):
-                            await process(
-                                SMPDeliveredMessage(messageID: messageID, encryptedBody: body), on: server,
-                                recipientID: queue.recipientID)
                         case .success:
-                            break
+                            break  // OK, or the queue's first message, processed above
                         case .failure(let error) where error.isPermanent:
                             break  // The queue is gone on the relay; nothing will arrive.
                         case .failure:
@@ -93,7 +100,9 @@ extension Agent {
         let outcome: ReceiveOutcome
         let batch: UInt64
         do {
-            (outcome, batch) = try store.batched { try receive(body, on: queue, serverMsgID: delivered.messageID) }
+            (outcome, batch) = try store.batched {
+                try receive(body, on: queue, serverMsgID: delivered.messageID)
+            }
         } catch let failure as AgentReceiveFailure {
             return failed(queue, delivered, failure)
         } catch {
@@ -116,11 +125,14 @@ extension Agent {
     private func quotaMarker(_ queue: RcvQueue, _ delivered: SMPDeliveredMessage) {
         let id = queue.connectionID
         let address = SenderQueueAddress(server: queue.server, senderID: queue.senderID)
-        guard let (_, batch) = try? store.batched({ () throws(AgentError) -> Int64 in
-            try enqueueMessage(id, .queueContinue(address), kind: .queueContinue)
-        }) else {
+        guard
+            let (_, batch) = try? store.batched({ () throws(AgentError) -> Int64 in
+                try enqueueMessage(id, .queueContinue(address), kind: .queueContinue)
+            })
+        else {
             // Not connected (yet, or any more), or the store failed: the sender retries on its own.
-            return afterCommit(of: nil) { [self] in acknowledgeLater(queue, delivered.messageID, stored: nil) }
+            return afterCommit(of: nil) { [self] in acknowledgeLater(queue, delivered.messageID, stored: nil)
+            }
         }
         afterCommit(of: batch) { [self] in
             kick(id)

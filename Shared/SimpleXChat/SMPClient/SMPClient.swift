@@ -76,8 +76,13 @@ public final class SMPClient: Sendable {
     }
 
     /// Sends commands together (in as few blocks as they fit) and waits for all replies, in order.
-    /// Separate `send` calls made in the same loop turn are batched the same way.
-    public func sendBatch(_ requests: [SMPRequest]) async -> [Result<SMPResponse, SMPClientError>] {
+    /// Separate `send` calls made in the same loop turn are batched the same way. `onEach`, if
+    /// given, also sees each reply as it comes, `(index, reply)` on the connection's loop, so the
+    /// caller can start on the first replies while the relay is still working on the rest.
+    public func sendBatch(
+        _ requests: [SMPRequest],
+        onEach: (@Sendable (Int, Result<SMPResponse, SMPClientError>) -> Void)? = nil
+    ) async -> [Result<SMPResponse, SMPClientError>] {
         let (connection, closed) = state.withLock { ($0.connection, $0.closed) }
         guard let connection, !Task.isCancelled else {
             let failure: SMPClientError = closed ? .closed : Task.isCancelled ? .cancelled : .disconnected
@@ -89,7 +94,16 @@ public final class SMPClient: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let replies = Replies(count: requests.count, continuation)
-                if !enqueue(requests, ids: ids, on: connection, onReply: replies.set) {
+                let onReply: @Sendable (Int, Result<SMPResponse, SMPClientError>) -> Void =
+                    if let onEach {
+                        { index, reply in
+                            onEach(index, reply)
+                            replies.set(index, reply)
+                        }
+                    } else {
+                        replies.set
+                    }
+                if !enqueue(requests, ids: ids, on: connection, onReply: onReply) {
                     continuation.resume(returning: requests.map { _ in .failure(.closed) })
                 }
             }
