@@ -14,7 +14,11 @@ func chatReceiveLines() async throws -> [String] {
     guard let serverPath = RelayBench.serverPath else {
         return ["receive pipeline: not measured (no release smp-server beside simplex-bench)"]
     }
-    let connections = 40
+    // A relay gives one message of a queue at a time (the next after the ACK), so the rate also
+    // depends on how many queues have messages waiting: 40 by default;
+    // SIMPLEX_BENCH_RECEIVE_CONNECTIONS=100 keeps the two cores busier.
+    let connections = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_RECEIVE_CONNECTIONS"]
+        .flatMap { Int($0) }.map { max(1, $0) } ?? 40
     let perConnection = 120  // under the relay's 128-message queue quota
     let total = connections * perConnection
     let directory = try TemporaryDirectory("chat-receive-bench")
