@@ -76,20 +76,19 @@ extension AgentStore {
             """
         let found = try connection == nil ? rows(sql) : rows(sql + " AND conn_id = ?", [connection])
         // Through the cache both ways: a queue read here (all of them, when the agent starts) is
-        // not decoded again for its first message.
+        // not decoded again for its first message, nor when the agent resubscribes.
         var queues: [RcvQueue] = []
         for row in found {
-            if let key = try? QueueCacheKey(
+            let key = try? QueueCacheKey(
                 server: address(row.decode(String.self, at: 1)), id: EntityID(row.decode([UInt8].self, at: 2))
-            ),
-                let cached = rcvQueueCache[key]
-            {
+            )
+            if let key, let cached = rcvQueueCache[key] {
                 queues.append(cached)
-                continue
+            } else {
+                let queue = try rcvQueue(row)  // a row that cannot be read throws here
+                rcvQueueCache[QueueCacheKey(server: queue.server, id: queue.recipientID)] = queue
+                queues.append(queue)
             }
-            let queue = try rcvQueue(row)  // a row that cannot be read throws here
-            rcvQueueCache[QueueCacheKey(server: queue.server, id: queue.recipientID)] = queue
-            queues.append(queue)
         }
         return queues
     }

@@ -78,6 +78,7 @@ struct AgentSecretsTests {
             try AgentCrypto.openX3DH(try reopened.connection("c1"), store: reopened)
         }
     }
+
     /// The agent reads every queue when it starts (to subscribe them); each is decoded then, with
     /// its sealed keys opened, and not again when its first message comes.
     @Test func queuesReadAtStartAreNotOpenedAgainForTheirFirstMessage() throws {
