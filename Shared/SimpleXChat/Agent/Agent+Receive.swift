@@ -131,7 +131,8 @@ extension Agent {
             })
         else {
             // Not connected (yet, or any more), or the store failed: the sender retries on its own.
-            return afterCommit(of: nil) { [self] in acknowledgeLater(queue, delivered.messageID, stored: nil)
+            return afterCommit(of: nil) { [self] in
+                acknowledgeLater(queue, delivered.messageID, stored: nil)
             }
         }
         afterCommit(of: batch) { [self] in

@@ -94,16 +94,11 @@ public final class SMPClient: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let replies = Replies(count: requests.count, continuation)
-                let onReply: @Sendable (Int, Result<SMPResponse, SMPClientError>) -> Void =
-                    if let onEach {
-                        { index, reply in
-                            onEach(index, reply)
-                            replies.set(index, reply)
-                        }
-                    } else {
-                        replies.set
-                    }
-                if !enqueue(requests, ids: ids, on: connection, onReply: onReply) {
+                let queued = enqueue(requests, ids: ids, on: connection) { index, reply in
+                    onEach?(index, reply)
+                    replies.set(index, reply)
+                }
+                if !queued {
                     continuation.resume(returning: requests.map { _ in .failure(.closed) })
                 }
             }
