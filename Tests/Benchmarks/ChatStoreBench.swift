@@ -49,6 +49,11 @@ private func microseconds(_ seconds: Double) -> String {
 private func chatReadingLines(contacts: Int, items: Int) async throws -> [String] {
     // SIMPLEX_BENCH_CHAT_DIR keeps the database there and reuses it on the next run (profiling).
     let kept = ProcessInfo.processInfo.environment["SIMPLEX_BENCH_CHAT_DIR"]
+    // Made on the first run (0700, as every group directory), so the variable alone is enough.
+    if let kept {
+        try FileManager.default.createDirectory(
+            atPath: kept, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
     let directory = try kept ?? RelayBench.temporaryDirectory("chat")
     defer { if kept == nil { try? FileManager.default.removeItem(atPath: directory) } }
     let clock = ContinuousClock()
