@@ -63,7 +63,7 @@ extension AgentStore {
     }
 
     func setPeerKey(_ peerKey: [UInt8], of queue: RcvQueue) throws(AgentError) {
-        rcvQueueCache[QueueCacheKey(server: queue.server, id: queue.recipientID)] = nil
+        rcvQueueCache[QueueCacheKey(queue)] = nil
         try run(
             "UPDATE rcv_queues SET e2e_peer_key = ? WHERE server = ? AND rcv_id = ?",
             [peerKey, text(of: queue.server), queue.recipientID.bytes])
@@ -84,11 +84,11 @@ extension AgentStore {
             )
             if let key, let cached = rcvQueueCache[key] {
                 queues.append(cached)
-            } else {
-                let queue = try rcvQueue(row)  // a row that cannot be read throws here
-                rcvQueueCache[QueueCacheKey(server: queue.server, id: queue.recipientID)] = queue
-                queues.append(queue)
+                continue
             }
+            let queue = try rcvQueue(row)  // a row that cannot be read throws here
+            rcvQueueCache[QueueCacheKey(queue)] = queue
+            queues.append(queue)
         }
         return queues
     }
@@ -138,7 +138,7 @@ extension AgentStore {
     }
 
     func deleteRcvQueue(_ queue: RcvQueue) throws(AgentError) {
-        rcvQueueCache[QueueCacheKey(server: queue.server, id: queue.recipientID)] = nil
+        rcvQueueCache[QueueCacheKey(queue)] = nil
         try run(
             "DELETE FROM rcv_queues WHERE server = ? AND rcv_id = ?",
             [text(of: queue.server), queue.recipientID.bytes])
@@ -164,7 +164,7 @@ extension AgentStore {
     }
 
     func setSecured(_ queue: SndQueue) throws(AgentError) {
-        sndQueueCache[QueueCacheKey(server: queue.server, id: queue.senderID)] = nil
+        sndQueueCache[QueueCacheKey(queue)] = nil
         sndQueueByConnection = sndQueueByConnection.filter { $0.value.senderID != queue.senderID }
         try run(
             "UPDATE snd_queues SET status = 'secured' WHERE server = ? AND snd_id = ?",
@@ -228,4 +228,11 @@ extension AgentStore {
             throw .store("a send queue cannot be read: \(error)")
         }
     }
+}
+
+extension AgentStore.QueueCacheKey {
+    /// A receive queue's key: its relay and recipient id.
+    init(_ queue: RcvQueue) { self.init(server: queue.server, id: queue.recipientID) }
+    /// A send queue's key: its relay and sender id.
+    init(_ queue: SndQueue) { self.init(server: queue.server, id: queue.senderID) }
 }
