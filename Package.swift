@@ -30,44 +30,56 @@ let package = Package(
         .target(name: "SimpleXCrypto", dependencies: ["CSodium", "CSHA256"], path: "Shared/SimpleXCrypto"),
         .target(
             name: "SimpleXProtocol", dependencies: ["SimpleXCrypto"], path: "Shared/SimpleXProtocol"),
+        // Transport and system (simplexmq's Transport layer): what the relay and the client share.
+        .target(name: "SimpleXSystem", dependencies: ["SimpleXCrypto", "CSystem"], path: "Shared/SimpleXSystem"),
         .target(
-            name: "SimpleXChat", dependencies: ["SimpleXCrypto", "SimpleXProtocol", "CSQLite", "CSystem"],
+            name: "SimpleXNetwork", dependencies: ["SimpleXSystem", "CSystem"], path: "Shared/SimpleXNetwork"),
+        .target(
+            name: "SimpleXChat",
+            dependencies: ["SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "CSQLite"],
             path: "Shared/SimpleXChat"),
         .target(
-            name: "SimpleXDesktop", dependencies: ["SimpleXChat", "SimpleXCrypto", "CDBus", "CNotify"],
+            name: "SimpleXDesktop", dependencies: ["SimpleXChat", "SimpleXCrypto", "SimpleXSystem", "CDBus", "CNotify"],
             path: "Shared/SimpleXDesktop"),
 
         // Executables: thin mains over their libraries.
         .target(
-            name: "SimpleXTerminal", dependencies: ["SimpleXChat", "SimpleXDesktop"],
+            name: "SimpleXTerminal", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXProtocol", "SimpleXSystem"],
             path: "Sources/SimpleXTerminal"),
         .executableTarget(
-            name: "simplex-chat", dependencies: ["SimpleXTerminal"], path: "Sources/simplex-chat"),
+            name: "simplex-chat", dependencies: ["SimpleXTerminal", "SimpleXSystem"], path: "Sources/simplex-chat"),
         .target(
-            name: "SimpleXRelay", dependencies: ["SimpleXProtocol", "SimpleXCrypto", "SimpleXChat"],
+            name: "SimpleXRelay", dependencies: ["SimpleXProtocol", "SimpleXCrypto", "SimpleXSystem", "SimpleXNetwork"],
             path: "Sources/SimpleXRelay"),
-        .executableTarget(name: "smp-server", dependencies: ["SimpleXRelay"], path: "Sources/smp-server"),
+        .executableTarget(
+            name: "smp-server", dependencies: ["SimpleXRelay", "SimpleXSystem"], path: "Sources/smp-server"),
 
         // Tests, the helper process they drive, and the benchmarks.
         .target(
             name: "TestSupport", dependencies: ["SimpleXDesktop", "SimpleXRelay", "SimpleXProtocol", "SimpleXCrypto"],
             path: "Tests/TestSupport"),
         .executableTarget(
-            name: "simplex-test-peer", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "SimpleXProtocol"],
+            name: "simplex-test-peer",
+            dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "SimpleXProtocol", "SimpleXSystem"],
             path: "Tests/TestPeer"),
         .target(name: "CBench", dependencies: ["CSodium"], path: "Tests/CBench"),
         .executableTarget(
             name: "simplex-bench",
             dependencies: [
-                "SimpleXCrypto", "SimpleXProtocol", "SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "CBench", "CSQLite",
+                "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
+                "SimpleXRelay", "CBench", "CSQLite",
                 "TestSupport",
             ],
             path: "Tests/Benchmarks"),
         .testTarget(name: "SimpleXCryptoTests", dependencies: ["SimpleXCrypto"]),
         .testTarget(name: "SimpleXProtocolTests", dependencies: ["SimpleXProtocol", "SimpleXCrypto"]),
-        .testTarget(name: "SimpleXChatTests", dependencies: ["SimpleXChat", "TestSupport"]),
+        .testTarget(name: "SimpleXSystemTests", dependencies: ["SimpleXSystem", "TestSupport"]),
+        .testTarget(name: "SimpleXNetworkTests", dependencies: ["SimpleXNetwork", "SimpleXSystem", "TestSupport"]),
         .testTarget(
-            name: "SimpleXRelayTests", dependencies: ["SimpleXRelay", "SimpleXProtocol", "SimpleXCrypto", "TestSupport"]),
+            name: "SimpleXChatTests", dependencies: ["SimpleXChat", "SimpleXSystem", "SimpleXNetwork", "TestSupport"]),
+        .testTarget(
+            name: "SimpleXRelayTests",
+            dependencies: ["SimpleXRelay", "SimpleXProtocol", "SimpleXCrypto", "SimpleXSystem", "TestSupport"]),
         .testTarget(name: "SimpleXTerminalTests", dependencies: ["SimpleXTerminal", "TestSupport"]),
         .testTarget(
             name: "SimpleXDesktopTests",

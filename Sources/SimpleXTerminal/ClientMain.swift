@@ -1,6 +1,7 @@
 import Glibc
 import SimpleXChat
 import SimpleXDesktop
+import SimpleXSystem
 
 /// The `simplex-chat` program: parses the command line and runs the command against the group
 /// directory. The executable's main only calls `run` and exits with its status.

@@ -1,6 +1,7 @@
 import SimpleXChat
 import SimpleXDesktop
 import SimpleXProtocol
+import SimpleXSystem
 
 /// The group directory made ready for running the chat core, as the line mode and `-e` both
 /// need it: the directory, core.lock held (one process runs the core at a time, DESIGN §4), the

@@ -1,6 +1,6 @@
 // simplex-chat: the terminal client. A thin main over SimpleXTerminal.
 import Glibc
-import SimpleXChat
+import SimpleXSystem
 import SimpleXTerminal
 
 ProcessHardening.protectSecrets()

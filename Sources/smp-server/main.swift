@@ -1,7 +1,7 @@
 // smp-server: the relay. A thin main over SimpleXRelay.
 import Glibc
-import SimpleXChat
 import SimpleXRelay
+import SimpleXSystem
 
 // The identity key and the per-queue secrets are held in this process.
 ProcessHardening.protectSecrets()

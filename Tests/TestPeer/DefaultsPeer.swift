@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXChat
+import SimpleXSystem
 
 /// `simplex-test-peer defaults <groupDefaults.json> increment <n>`: n read-modify-write updates of
 /// ntfBadgeCount, as the notification service does for each message, racing other processes.

@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXCrypto
+import SimpleXNetwork
 import SimpleXProtocol
 
 /// The SimpleX agent: duplex connections over relay queues, end-to-end encrypted with the double

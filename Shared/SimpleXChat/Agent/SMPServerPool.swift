@@ -1,3 +1,4 @@
+import SimpleXNetwork
 import SimpleXProtocol
 
 /// The agent's connections to its relays: one `SMPClient` per server, made on first use, whose

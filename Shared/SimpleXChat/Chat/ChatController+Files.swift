@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SimpleXProtocol
+import SimpleXSystem
 
 /// Files, by SimpleX's SMP method: the sender offers the file in `x.msg.new` (name, size,
 /// SHA-512 digest); the recipient accepts with `x.file.acpt.inv` carrying a new invitation link

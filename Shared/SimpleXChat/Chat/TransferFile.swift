@@ -1,5 +1,6 @@
 import Glibc
 import SimpleXCrypto
+import SimpleXSystem
 
 /// One open file of a transfer: the file being sent (read by chunk) or the partial file being
 /// received (written by chunk, at the chunk's place, so a chunk written twice does no harm).

@@ -1,4 +1,5 @@
 import Glibc
+import SimpleXSystem
 
 /// The group data directory every process shares (iOS: the App Group container).
 ///
@@ -57,35 +58,17 @@ public struct GroupContainer: Sendable, Equatable {
     }
 
     /// Creates `path` 0700 when missing; checks an existing one is a directory owned by us and
-    /// closed to group and others.
-    public static func ensurePrivateDirectory(_ path: String, createParents: Bool) throws(GroupContainerError) {
-        var st = stat()
-        if stat(path, &st) != 0 {
-            guard errno == ENOENT else { throw .system(SystemError(errno: errno, call: "stat", path: path)) }
-            if createParents { try createParentDirectories(of: path) }
-            if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw .system(SystemError(errno: errno, call: "mkdir", path: path))
-            }
-            // mkdir's mode is filtered by the umask; make it exactly 0700.
-            chmod(path, 0o700)
-            guard stat(path, &st) == 0 else {
-                throw .system(SystemError(errno: errno, call: "stat", path: path))
-            }
-        }
-        guard st.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path) }
-        guard st.st_uid == geteuid() else { throw .notOwned(path, owner: st.st_uid) }
-        let mode = st.st_mode & 0o777
-        guard mode & 0o077 == 0 else { throw .accessibleByOthers(path, mode: mode) }
-    }
-
-    /// `mkdir -p` of the parents, new ones 0700 as the XDG spec asks.
-    private static func createParentDirectories(of path: String) throws(GroupContainerError) {
-        var prefix = ""
-        let components = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
-        for component in components {
-            prefix += "/\(component)"
-            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-                throw .system(SystemError(errno: errno, call: "mkdir", path: prefix))
+    /// closed to group and others (`PrivateDirectory`, with the group directory's messages).
+    public static func ensurePrivateDirectory(_ path: String, createParents: Bool) throws(GroupContainerError)
+    {
+        do {
+            try PrivateDirectory.ensure(path, createParents: createParents)
+        } catch {
+            switch error {
+            case .notADirectory(let path): throw .notADirectory(path)
+            case .notOwned(let path, let owner): throw .notOwned(path, owner: owner)
+            case .accessibleByOthers(let path, let mode): throw .accessibleByOthers(path, mode: mode)
+            case .system(let error): throw .system(error)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SimpleXSystem
 import Synchronization
 
 /// Settings and process states shared by every process through `groupDefaults.json` in the

@@ -1,4 +1,5 @@
 import SimpleXCrypto
+import SimpleXSystem
 
 /// The fallback master key: 32 random bytes in `$XDG_CONFIG_HOME/simplex/keychain.key`, mode
 /// 0600, in a 0700 directory. Used when no Secret Service runs; the keychain reports it.

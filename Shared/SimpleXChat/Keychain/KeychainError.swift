@@ -1,4 +1,5 @@
 import SimpleXCrypto
+import SimpleXSystem
 
 /// Why the keychain could not be opened or changed. In every case the stored items are left
 /// as they were.

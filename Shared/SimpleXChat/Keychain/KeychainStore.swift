@@ -1,4 +1,5 @@
 import SimpleXCrypto
+import SimpleXSystem
 
 /// The keychain-like encrypted store (iOS: the Keychain shared by the app and its extensions):
 /// named secrets in one file, `keychain` in the group directory, sealed with

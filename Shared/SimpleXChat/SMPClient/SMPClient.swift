@@ -1,3 +1,4 @@
+import SimpleXNetwork
 import SimpleXProtocol
 import Synchronization
 

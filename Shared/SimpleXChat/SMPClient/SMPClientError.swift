@@ -1,4 +1,6 @@
+import SimpleXNetwork
 import SimpleXProtocol
+import SimpleXSystem
 
 /// Why an `SMPClient` call failed or its connection dropped.
 public enum SMPClientError: Error, Equatable, Sendable, CustomStringConvertible {

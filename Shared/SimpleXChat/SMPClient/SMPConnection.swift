@@ -1,4 +1,6 @@
+import SimpleXNetwork
 import SimpleXProtocol
+import SimpleXSystem
 import Synchronization
 
 /// One handshaken connection to a relay, confined to its event loop: it matches replies to

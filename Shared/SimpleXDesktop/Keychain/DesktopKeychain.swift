@@ -1,4 +1,5 @@
 import SimpleXChat
+import SimpleXSystem
 
 /// Opens the group's keychain with the master key source this desktop offers: the Secret
 /// Service when one runs on the session bus, else the key file fallback (reported in the

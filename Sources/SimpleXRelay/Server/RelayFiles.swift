@@ -1,7 +1,7 @@
 import Foundation
-import SimpleXChat
 import SimpleXCrypto
 import SimpleXProtocol
+import SimpleXSystem
 
 /// The relay's files in its config directory (0700): `identity.key` (the Ed25519 identity seed,
 /// 0600), `smp-server.ini`, and the store directory.
@@ -45,9 +45,9 @@ public struct RelayFiles: Sendable {
             throw .setup("invalid host '\(config.host)': \(error)")
         }
         do {
-            try GroupContainer.ensurePrivateDirectory(directory, createParents: true)
+            try PrivateDirectory.ensure(directory, createParents: true)
             try AtomicFile.write(Array(config.text.utf8), to: configPath, mode: 0o600)
-            try GroupContainer.ensurePrivateDirectory(storeDirectory(config), createParents: true)
+            try PrivateDirectory.ensure(storeDirectory(config), createParents: true)
         } catch {
             throw .setup("cannot write the configuration in \(directory): \(error)")
         }

@@ -1,7 +1,8 @@
 import Foundation
-import SimpleXChat
 import SimpleXCrypto
+import SimpleXNetwork
 import SimpleXProtocol
+import SimpleXSystem
 
 /// The relay: accepts connections, performs the handshake, and runs SMP commands against the
 /// durable queue store.
@@ -40,7 +41,7 @@ public final class RelayServer: @unchecked Sendable {
         self.log = log
         let storeDirectory = files.storeDirectory(config)
         do {
-            try GroupContainer.ensurePrivateDirectory(storeDirectory, createParents: true)
+            try PrivateDirectory.ensure(storeDirectory, createParents: true)
             core = RelayCore(store: try DurableQueueStore(
                 directory: storeDirectory,
                 configuration: QueueStoreConfiguration(

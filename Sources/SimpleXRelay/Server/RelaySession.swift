@@ -1,4 +1,4 @@
-import SimpleXChat
+import SimpleXNetwork
 import SimpleXProtocol
 
 /// One client connection to the relay: the handshake, then the encrypted block stream.

@@ -1,5 +1,4 @@
 import Foundation
-import SimpleXChat
 
 /// The relay's settings, kept in `smp-server.ini` in the config directory (`key = value` lines
 /// under `[sections]`, `#` comments), written by `smp-server init` and read by `start`.

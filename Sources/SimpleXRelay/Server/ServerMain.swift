@@ -1,5 +1,5 @@
 import Foundation
-import SimpleXChat
+import SimpleXSystem
 
 /// The `smp-server` program; the executable's main only calls `run`.
 public enum ServerMain {

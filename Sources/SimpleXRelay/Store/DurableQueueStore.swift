@@ -1,5 +1,5 @@
 import Glibc
-import SimpleXChat
+import SimpleXSystem
 
 /// A `QueueStore` whose every change is journaled in `directory`, so queues and undelivered
 /// messages survive a restart, kill -9 at any moment and (per `SyncPolicy`) power loss.

@@ -1,6 +1,5 @@
 import Dispatch
 import Glibc
-import SimpleXChat
 import Synchronization
 
 /// Under `SyncPolicy.interval`, fdatasyncs the journal on a thread of its own, so the relay's loop

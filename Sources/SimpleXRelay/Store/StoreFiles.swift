@@ -1,5 +1,5 @@
 import Glibc
-import SimpleXChat
+import SimpleXSystem
 
 /// Why the durable store could not open, load or write.
 public enum QueueStoreError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXCrypto
+import SimpleXNetwork
 import SimpleXProtocol
 import TestSupport
 import Testing

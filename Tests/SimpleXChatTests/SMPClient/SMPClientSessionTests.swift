@@ -1,6 +1,8 @@
 import SimpleXCrypto
+import SimpleXNetwork
 import SimpleXProtocol
 import Testing
+import TestSupport
 
 @testable import SimpleXChat
 

@@ -1,7 +1,9 @@
 import SimpleXCrypto
+import SimpleXNetwork
 import SimpleXProtocol
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import SimpleXChat
 

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import SimpleXChat
+import SimpleXSystem
 import Synchronization
 import Testing
 import TestSupport

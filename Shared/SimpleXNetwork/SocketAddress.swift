@@ -1,4 +1,5 @@
 import Glibc
+import SimpleXSystem
 
 /// An IPv4 or IPv6 socket address (a `sockaddr_storage` and its length).
 public struct SocketAddress: Sendable, CustomStringConvertible {

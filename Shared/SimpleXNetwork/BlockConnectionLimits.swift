@@ -1,3 +1,5 @@
+import SimpleXSystem
+
 /// Why a `BlockConnection` closed.
 public enum CloseReason: Equatable, Sendable {
     /// The peer closed its side (a read returned end of stream).

@@ -1,8 +1,7 @@
 import Glibc
+@testable import SimpleXNetwork
 import Synchronization
 import Testing
-
-@testable import SimpleXChat
 
 /// What one connection saw: blocks received, in order, and how it closed.
 final class ConnectionLog: Sendable {
@@ -56,16 +55,6 @@ struct TestClient {
             }
         }
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes; the result says which.
-func eventually(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }
 
 /// Random bytes, made once per size: debug builds are too slow to generate every block byte by byte.

@@ -37,7 +37,7 @@ public struct SecretFile: Sendable {
     public func create() throws(SecretFileError) -> SecureBytes {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         do {
-            try GroupContainer.ensurePrivateDirectory(directory, createParents: true)
+            try PrivateDirectory.ensure(directory, createParents: true)
         } catch {
             throw .directory(path: directory, reason: "\(error)")
         }

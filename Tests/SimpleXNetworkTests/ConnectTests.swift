@@ -1,7 +1,9 @@
 import Glibc
+@testable import SimpleXNetwork
+import SimpleXSystem
 import Testing
+import TestSupport
 
-@testable import SimpleXChat
 
 @Suite struct ConnectTests {
     @Test func connectToAClosedPortIsRefused() async throws {

@@ -1,5 +1,6 @@
 internal import CSystem
 import Glibc
+import SimpleXSystem
 import Synchronization
 
 /// Readiness reported to a registration's handler.
@@ -42,7 +43,7 @@ public final class EventLoop: @unchecked Sendable {
     /// One shared read buffer for every connection on this loop: idle connections hold none.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     /// The time at the start of this turn, so per-block bookkeeping costs no clock call.
-    private(set) var now = ContinuousClock.now
+    package private(set) var now = ContinuousClock.now
     /// Blocks lent to this loop's connections to hold what they send until it is written, and
     /// given back then: the same few serve every turn instead of fresh memory (allocated, faulted
     /// in and copied into a growing buffer) for each; idle connections hold none.

@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
+@testable import SimpleXNetwork
 import Testing
+import TestSupport
 
-@testable import SimpleXChat
 
 @Suite struct BlockConnectionTests {
     @Test(arguments: [1024, 4096, 16_384])

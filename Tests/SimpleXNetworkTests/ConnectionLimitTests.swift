@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
+@testable import SimpleXNetwork
 import Synchronization
 import Testing
+import TestSupport
 
-@testable import SimpleXChat
 
 @Suite struct ConnectionLimitTests {
     @Test func slowConsumerIsClosedWithoutHurtingOthers() async throws {

@@ -1,4 +1,5 @@
 import Glibc
+import SimpleXSystem
 import Synchronization
 
 /// Accepts TCP connections on one loop and spreads them, as `BlockConnection`s, over a group.

@@ -1,4 +1,5 @@
 import Glibc
+import SimpleXSystem
 
 extension TCPSocket {
     /// Connects without blocking any thread: the connect completes on `loop`, or fails with

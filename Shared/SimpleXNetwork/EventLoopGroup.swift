@@ -1,4 +1,5 @@
 import Glibc
+import SimpleXSystem
 import Synchronization
 
 /// N event loops (by default one per core) that new connections are spread over round-robin.

@@ -1,5 +1,6 @@
 internal import CSystem
 import Glibc
+import SimpleXSystem
 
 /// The outcome of a non-blocking read or write: bytes moved (0 on read means end of stream), or
 /// nothing because the call would block.

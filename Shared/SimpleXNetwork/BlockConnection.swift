@@ -1,4 +1,5 @@
 import Glibc
+import SimpleXSystem
 
 /// A TCP connection carrying fixed-size blocks (16,384 bytes for SMP), confined to one event loop.
 ///

@@ -1,8 +1,9 @@
 import Glibc
+@testable import SimpleXNetwork
 import Synchronization
 import Testing
+import TestSupport
 
-@testable import SimpleXChat
 
 @Suite struct EventLoopTests {
     @Test func timersFireInDeadlineOrderAndCancelledOnesDoNot() async throws {
