@@ -49,8 +49,11 @@ run: deps
 	@$(SWIFT) build -c $(CONFIG) --product smp-server 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	@Services/Relay/run-local.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" $(ARGS)
 
-# Every test, on a private session bus (tests that need their own bus start one themselves).
+# Every test, on a private session bus (tests that need their own bus start one themselves), after
+# the check of DESIGN §2.1's module graph (the relay never links the chat core).
 test: test-deps
+	@python3 Tests/check-module-graph.py --self-test >/dev/null || python3 Tests/check-module-graph.py --self-test
+	python3 Tests/check-module-graph.py
 	$(SWIFT) build --build-tests 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	dbus-run-session -- $(SWIFT) test --skip-build
 
