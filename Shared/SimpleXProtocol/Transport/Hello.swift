@@ -6,7 +6,8 @@ internal import SimpleXCrypto
 ///     ‖ shortString(SPKI(identityKey: Ed25519)) ‖ shortString(SPKI(sessionKey: X25519))
 ///     ‖ shortString(signature: 64)
 ///
-/// `signature` is Ed25519 by the identity key over `signedBytes`.
+/// `signature` is Ed25519 by the identity key over `signedBytes`. A reader ignores bytes after these
+/// fields (a later version's extension).
 public struct ServerHello: Sendable, Equatable {
     public static let sessionIDCount = 32
 
@@ -51,7 +52,8 @@ public struct ServerHello: Sendable, Equatable {
         return try Padding.pad(writer.bytes, to: TransportSession.blockSize)
     }
 
-    /// Reads a server hello block; anything but a well-formed hello is a `ProtocolError`.
+    /// Reads a server hello block; anything but a well-formed hello (extensions after its fields
+    /// aside) is a `ProtocolError`.
     public static func decode(_ block: [UInt8]) throws(ProtocolError) -> ServerHello {
         var reader = ByteReader(try unpadHandshake(block, "server hello"))
         let min = try reader.readWord16("server hello min version")
@@ -67,7 +69,7 @@ public struct ServerHello: Sendable, Equatable {
         guard signature.count == Ed25519.signatureCount else {
             throw .invalid("session key signature of \(signature.count) bytes")
         }
-        try reader.expectEnd("server hello")
+        // Bytes after the known fields are a later server's extension: ignored, as SimpleX does.
         return ServerHello(
             versionRange: range, sessionID: sessionID, identityKey: identityKey, sessionKey: sessionKey,
             signature: signature)
@@ -77,6 +79,8 @@ public struct ServerHello: Sendable, Equatable {
 /// The client's reply, sent unencrypted and padded to `TransportSession.blockSize`:
 ///
 ///     Word16 version ‖ shortString(keyHash: 32) ‖ shortString(SPKI(clientKey: X25519))
+///
+/// The relay ignores bytes after these fields (a later version's extension).
 public struct ClientHello: Sendable, Equatable {
     /// The version the client chose from the server's range.
     public var version: UInt16
@@ -100,14 +104,16 @@ public struct ClientHello: Sendable, Equatable {
         return try Padding.pad(writer.bytes, to: TransportSession.blockSize)
     }
 
-    /// Reads a client hello block; anything but a well-formed hello is a `ProtocolError`.
+    /// Reads a client hello block; anything but a well-formed hello (extensions after its fields
+    /// aside) is a `ProtocolError`.
     public static func decode(_ block: [UInt8]) throws(ProtocolError) -> ClientHello {
         var reader = ByteReader(try unpadHandshake(block, "client hello"))
         let version = try reader.readWord16("client hello version")
         let keyHash = try reader.readShortString("key hash")
         guard keyHash.count == SHA256.byteCount else { throw .invalid("key hash of \(keyHash.count) bytes") }
         let clientKey = try reader.readPublicKey(.x25519)
-        try reader.expectEnd("client hello")
+        // Bytes after the known fields are a later client's extension: ignored, as SimpleX does, so
+        // the hello can grow without a version change.
         return ClientHello(version: version, keyHash: keyHash, clientKey: clientKey)
     }
 }

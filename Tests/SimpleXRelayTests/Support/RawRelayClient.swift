@@ -39,10 +39,12 @@ final class RawRelayClient: @unchecked Sendable {
         return client
     }
 
-    func handshake(keyHash: [UInt8]) async throws {
+    /// The handshake; `extensionBytes` follow the client hello's fields, as a later version's would.
+    func handshake(keyHash: [UInt8], extensionBytes: [UInt8] = []) async throws {
         let hello = try ServerHello.decode(try await readBlock())
         let (clientHello, session) = try ClientHandshake(expectedKeyHash: keyHash, versionRange: .supported).receive(hello)
-        try await writeBlock(clientHello.encode())
+        let fields = try Padding.unpad(clientHello.encode())
+        try await writeBlock(Padding.pad(fields + extensionBytes, to: TransportBlock.size))
         self.session = session
     }
 
