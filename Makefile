@@ -55,6 +55,7 @@ test: test-deps
 	@python3 Tests/check-module-graph.py --self-test >/dev/null || python3 Tests/check-module-graph.py --self-test
 	python3 Tests/check-module-graph.py
 	$(SWIFT) build --build-tests 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
+	python3 Tests/ProtocolConformance/smp_conformance.py "$$($(SWIFT) build --show-bin-path)/smp-server"
 	dbus-run-session -- $(SWIFT) test --skip-build
 
 bench:
