@@ -1,11 +1,11 @@
 import Glibc
 
 /// A directory only its owner may enter: the group directory, the relay's store, the key file's folder.
-public enum PrivateDirectory {
+package enum PrivateDirectory {
     /// Creates `path` 0700 when missing (and, with `createParents`, its missing parents, also 0700
     /// as the XDG spec asks); checks an existing one is a directory owned by us and closed to group
     /// and others.
-    public static func ensure(_ path: String, createParents: Bool) throws(PrivateDirectoryError) {
+    package static func ensure(_ path: String, createParents: Bool) throws(PrivateDirectoryError) {
         var st = stat()
         if stat(path, &st) != 0 {
             guard errno == ENOENT else { throw .system(SystemError(errno: errno, call: "stat", path: path)) }
@@ -39,13 +39,13 @@ public enum PrivateDirectory {
 }
 
 /// Why a directory cannot be used privately; each message says how to fix it.
-public enum PrivateDirectoryError: Error, Equatable, CustomStringConvertible {
+package enum PrivateDirectoryError: Error, Equatable, CustomStringConvertible {
     case notADirectory(String)
     case notOwned(String, owner: uid_t)
     case accessibleByOthers(String, mode: mode_t)
     case system(SystemError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notADirectory(let path):
             return "\(path) is not a directory"

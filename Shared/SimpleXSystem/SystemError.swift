@@ -19,8 +19,9 @@ public struct SystemError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Runs a system call, retrying on EINTR; a -1 result becomes a `SystemError`.
-@discardableResult
+/// Runs a system call, retrying on EINTR; a -1 result becomes a `SystemError`. Inlinable: the
+/// network layer calls it for every read and write, from another module.
+@inlinable @discardableResult
 public func retryingOnInterrupt<T: FixedWidthInteger & SignedInteger>(
     _ call: String, path: String? = nil, _ body: () -> T
 ) throws(SystemError) -> T {
