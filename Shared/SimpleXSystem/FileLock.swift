@@ -43,6 +43,9 @@ public final class FileLock {
         try retryingOnInterrupt("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
     }
 
+    /// The locked descriptor, nil once unlocked.
+    var descriptor: Int32? { fd >= 0 ? fd : nil }
+
     /// Releases the lock (closing the descriptor releases it).
     public func unlock() {
         if fd >= 0 {
