@@ -1,0 +1,114 @@
+import SimpleXChat
+import SimpleXSystem
+
+/// The client's side of DESIGN §4's handshake, shared by the line mode, `-e` and (later) the
+/// full-screen client: suspend the notification service, take core.lock within a bounded time,
+/// and hand the core back on exit.
+public struct ClientHandoff: Sendable {
+    /// Why the core could not be taken; `description` is the one line the user sees.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let container: GroupContainer
+    public let defaults: GroupDefaults
+    public let bus: DBusConnection?
+    public let names: CoordinationNames
+    /// How long `Suspend` may take (its argument; iOS gives the extension 2 s).
+    public var suspendTimeout: Duration = .seconds(2)
+    /// How long to wait for core.lock once the service was asked to suspend.
+    public var lockTimeout: Duration = .seconds(5)
+
+    public init(
+        container: GroupContainer, defaults: GroupDefaults, bus: DBusConnection?, environment: [String: String]
+    ) {
+        self.container = container
+        self.defaults = defaults
+        self.bus = bus
+        names = CoordinationNames(container: container, environment: environment)
+    }
+
+    /// appState=activating; when the service runs, `Suspend`; then core.lock within `lockTimeout`
+    /// and appState=active. Another client holding the core is refused at once, naming its pid, and
+    /// so is any holder when there is no session bus (core.lock alone decides then).
+    public func takeCore() async throws(Failure) -> FileLock {
+        let path = container.coreLockPath
+        if let lock = try attempt(path) {
+            // A service started after this finds the lock taken and stays suspended.
+            try? defaults.set(.appState, .active)
+            return lock
+        }
+        guard let bus else { throw heldFailure(path) }
+        // Another client keeps the core until the user quits it.
+        if (try? await bus.nameHasOwner(names.client)) == true { throw heldFailure(path) }
+        try? defaults.set(.appState, .activating)
+        await suspendService(on: bus)
+        let lock: FileLock?
+        do { lock = try await FileLock.acquire(path: path, timeout: lockTimeout) } catch {
+            throw Failure(description: "\(error)")
+        }
+        guard let lock else {
+            try? defaults.set(.appState, .suspended)
+            throw heldFailure(path)
+        }
+        lock.recordHolder()
+        try? defaults.set(.appState, .active)
+        return lock
+    }
+
+    /// Releases core.lock, appState=suspended (stopped when the user stopped chat), and, in instant
+    /// mode, `Resume` (D-Bus activation starts the service when it is not running).
+    public func handBack(_ lock: FileLock, stopped: Bool = false) async {
+        lock.unlock()
+        try? defaults.set(.appState, stopped ? .stopped : .suspended)
+        guard let bus else { return }
+        try? await bus.releaseName(names.client)
+        guard !stopped, defaults[.notificationMode] == .instant else { return }
+        _ = try? await bus.call(
+            destination: names.service, path: CoordinationNames.servicePath,
+            interface: CoordinationNames.serviceInterface, method: "Resume", timeout: .seconds(5))
+    }
+
+    /// Owns the client's bus name (so the service sees the client come and go) and answers
+    /// `GetState` with appState. Without a bus, or with the name owned elsewhere, nothing happens:
+    /// core.lock already decided who runs.
+    public func announce() async {
+        guard let bus else { return }
+        let defaults = defaults
+        try? bus.export(
+            path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
+            methods: ["GetState": { _ in [.string(defaults[.appState].rawValue)] }])
+        try? await bus.requestName(names.client)
+    }
+
+    private func attempt(_ path: String) throws(Failure) -> FileLock? {
+        do {
+            guard let lock = try FileLock.attempt(path: path) else { return nil }
+            lock.recordHolder()
+            return lock
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+    }
+
+    /// Asks the service to let go of the core; a service that does not answer in time is waited
+    /// for through the lock.
+    private func suspendService(on bus: DBusConnection) async {
+        guard (try? await bus.nameHasOwner(names.service)) == true else { return }
+        let milliseconds = UInt32(suspendTimeout.components.seconds * 1000)
+        _ = try? await bus.call(
+            destination: names.service, path: CoordinationNames.servicePath,
+            interface: CoordinationNames.serviceInterface, method: "Suspend",
+            arguments: [.uint32(milliseconds)], timeout: suspendTimeout + .seconds(1))
+    }
+
+    private func heldFailure(_ path: String) -> Failure {
+        var holder = ""
+        if let pid = FileLock.recordedHolder(path: path) {
+            holder = " by pid \(pid)" + (processName(pid).map { " (\($0))" } ?? "")
+        }
+        return Failure(
+            description: "another process runs the chat on \(container.path) (core.lock is held\(holder)): "
+                + "quit it (simplex-chat --cli) and try again")
+    }
+}
