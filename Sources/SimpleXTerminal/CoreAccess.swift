@@ -4,39 +4,45 @@ import SimpleXProtocol
 import SimpleXSystem
 
 /// The group directory made ready for running the chat core, as the line mode and `-e` both
-/// need it: the directory, core.lock held (one process runs the core at a time, DESIGN §4), the
-/// session bus, and the agent's secrets from the keychain.
+/// need it: the directory, the core taken over from the notification service with core.lock held
+/// (one process runs the core at a time, DESIGN §4), the session bus, and the agent's secrets
+/// from the keychain.
 struct CoreAccess {
     let container: GroupContainer
+    private let handoff: ClientHandoff
     private let lock: FileLock
-    private let bus: DBusConnection?
     let secrets: AgentSecrets
 
-    /// Opens the group directory, takes core.lock (failing at once when another process holds
-    /// it) and loads the agent's key from the keychain.
-    static func open(environment: [String: String]) async throws(ClientFailure) -> CoreAccess {
+    /// Opens the group directory, takes the core over (asking the service to suspend; failing
+    /// when another client runs it) and loads the agent's key from the keychain. `note` hears that
+    /// no service can be reached when there is no session bus.
+    static func open(environment: [String: String], note: ((String) -> Void)? = nil) async throws(ClientFailure)
+        -> CoreAccess
+    {
         let container: GroupContainer
         do { container = try GroupContainer.open(environment: environment) } catch {
             throw ClientFailure("\(error)")
         }
-        let lock: FileLock?
-        do { lock = try FileLock.attempt(path: container.coreLockPath) } catch {
-            throw ClientFailure("\(error)")
-        }
-        guard let lock else {
-            throw ClientFailure(
-                "another process runs the chat on \(container.path) (core.lock is held): quit it (simplex-chat --cli) and try again"
-            )
-        }
         let bus = try? await DBusConnection.session()
+        if bus == nil {
+            note?("no session bus: no notification service can be reached, so core.lock alone decides who runs the chat")
+        }
+        let defaults = GroupDefaults(container: container)
+        let handoff = ClientHandoff(container: container, defaults: defaults, bus: bus, environment: environment)
+        let lock: FileLock
+        do { lock = try await handoff.takeCore() } catch {
+            bus?.close()
+            throw ClientFailure(error.description)
+        }
+        await handoff.announce()
         do {
             let keychain = try await DesktopKeychain.open(
                 container: container, bus: bus, environment: environment)
             let secrets = try AgentSecrets.load(from: keychain)
-            return CoreAccess(container: container, lock: lock, bus: bus, secrets: secrets)
+            return CoreAccess(container: container, handoff: handoff, lock: lock, secrets: secrets)
         } catch {
+            await handoff.handBack(lock)
             bus?.close()
-            lock.unlock()
             throw ClientFailure("keychain: \(error)")
         }
     }
@@ -48,10 +54,11 @@ struct CoreAccess {
         }
     }
 
-    /// Releases core.lock and the session bus.
-    func close() {
-        bus?.close()
-        lock.unlock()
+    /// Hands the core back (core.lock released, the service resumed in instant mode) and closes
+    /// the session bus.
+    func close() async {
+        await handoff.handBack(lock)
+        handoff.bus?.close()
     }
 
     /// Keeps the relays given with `-s` for the user; while the user has none, `make run`'s local

@@ -28,7 +28,12 @@ struct ExecuteCommand {
             errors("simplex-chat: \(error)")
             return error.status
         }
-        defer { access.close() }
+        let status = await run(command, access)
+        await access.close()
+        return status
+    }
+
+    private func run(_ command: ChatCommand, _ access: CoreAccess) async -> Int32 {
         let chat: ChatController
         do {
             if try ChatController.activeUser(groupDirectory: access.container.path) == nil {

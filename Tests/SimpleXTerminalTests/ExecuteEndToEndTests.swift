@@ -44,7 +44,9 @@ struct ExecuteEndToEndTests {
         #expect(locked.out.isEmpty)
         #expect(
             locked.err.count == 1
-                && locked.err[0].contains("(core.lock is held): quit it (simplex-chat --cli) and try again"))
+                && locked.err[0].contains(
+                    "(core.lock is held by pid \(alice.process.pid) (simplex-chat)): quit it (simplex-chat --cli) and try again"
+                ))
         try await alice.quit()
 
         let user = try await Self.execute("/u", in: alice.directory)

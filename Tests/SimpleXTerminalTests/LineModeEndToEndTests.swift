@@ -2,74 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A user of `simplex-chat --cli` in its own process and group directory.
-final class CLIUser: Sendable {
-    let directory: TemporaryDirectory
-    let process: ChildProcess
-    let name: String
-
-    init(_ name: String, relay: RelayProcess, directory: TemporaryDirectory? = nil) async throws {
-        self.name = name
-        let directory = try directory ?? TemporaryDirectory("cli-\(name)")
-        self.directory = directory
-        process = try ChildProcess(
-            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address],
-            environment: Self.environment(directory))
-        let first = try await process.line(timeout: .seconds(30)) {
-            $0.hasPrefix("No user profile yet") || $0.hasPrefix("Current user")
-        }
-        if first.hasPrefix("No user") {
-            // The first run asks for a display name.
-            process.send(name)
-            _ = try await process.line(timeout: .seconds(30)) { $0 == "Current user: \(name)" }
-        } else {
-            #expect(first == "Current user: \(name)")
-        }
-    }
-
-    /// The user's group and config directories, no session bus (the keychain falls back to its key file).
-    static func environment(_ directory: TemporaryDirectory) -> [String: String?] {
-        [
-            "SIMPLEX_GROUP_DIR": directory.appending("group"),
-            "XDG_CONFIG_HOME": directory.appending("config"),
-            "DBUS_SESSION_BUS_ADDRESS": nil, "TZ": "UTC",
-        ]
-    }
-
-    func send(_ line: String) { process.send(line) }
-
-    /// The next printed line containing `text` (earlier lines are passed over).
-    @discardableResult
-    func expect(_ text: String, timeout: Duration = .seconds(30)) async throws -> String {
-        try await process.line(timeout: timeout) { $0.contains(text) }
-    }
-
-    /// The next printed line matching `pattern` (a regular expression), whole.
-    @discardableResult
-    func expectLine(_ pattern: String, timeout: Duration = .seconds(30)) async throws -> String {
-        _ = try Regex(pattern)  // a malformed pattern fails here, not as a timeout
-        return try await process.line(timeout: timeout) { line in
-            (try? Regex(pattern)).map { line.wholeMatch(of: $0) != nil } ?? false
-        }
-    }
-
-    func quit() async throws {
-        process.send("/q")
-        #expect(try await process.wait(timeout: .seconds(30)) == 0)
-    }
-}
-
 /// Two or three `simplex-chat --cli` processes through a real relay, driven as a user types,
 /// asserting what each side prints.
 @Suite(.serialized)
 struct LineModeEndToEndTests {
     static func connect(_ alice: CLIUser, _ bob: CLIUser) async throws {
-        alice.send("/c")
-        let link = try await alice.expect("simplex:/invitation#/?v=")
-        bob.send("/c \(link)")
-        try await bob.expect("connection request sent!")
-        try await alice.expectLine("bob: contact is connected")
-        try await bob.expectLine("alice: contact is connected")
+        try await CLIUser.connect(alice, bob)
     }
 
     @Test func connectChatReplyEditDeleteReactForwardAndRead() async throws {

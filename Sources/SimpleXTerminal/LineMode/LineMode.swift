@@ -24,11 +24,18 @@ struct LineMode {
 
     func run() async -> Int32 {
         let access: CoreAccess
-        do { access = try await CoreAccess.open(environment: environment) } catch {
+        do {
+            access = try await CoreAccess.open(environment: environment) { errors("simplex-chat: \($0)") }
+        } catch {
             errors("simplex-chat: \(error)")
             return error.status
         }
-        defer { access.close() }
+        let status = await run(access)
+        await access.close()
+        return status
+    }
+
+    private func run(_ access: CoreAccess) async -> Int32 {
         let container = access.container
         let input = StandardInput()
 
