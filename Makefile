@@ -8,14 +8,15 @@ PREFIX ?= $(HOME)/.local
 CONFIG ?= debug
 
 # Build: C libraries behind the Swift modules. Tests: a private session bus, the notification
-# server mock, a real Secret Service, gdbus for inspecting the bus, tmux for the terminal UI.
+# server mock, a real Secret Service, gdbus for inspecting the bus, tmux for the terminal UI,
+# systemd-analyze for checking the units.
 BUILD_PACKAGES := pkg-config libsqlite3-dev libsodium-dev libdbus-1-dev libnotify-dev
-TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux
+TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux systemd
 # The relay benchmark compares against Redis PUBLISH/SUBSCRIBE.
 BENCH_PACKAGES := redis-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test bench install deps test-deps clean
+.PHONY: all build run test bench install uninstall deps test-deps clean
 
 all: build
 
@@ -64,15 +65,39 @@ bench:
 	$(SWIFT) build -c release --product simplex-bench 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	dbus-run-session -- stdbuf -oL $$($(SWIFT) build -c release --show-bin-path)/simplex-bench
 
+# The binaries, the systemd user units and the D-Bus activation file (@BINDIR@ filled in).
+SYSTEMD_USER_DIR ?= $(HOME)/.config/systemd/user
+DBUS_SERVICES_DIR ?= $(HOME)/.local/share/dbus-1/services
+NSE_UNITS := simplex-nse.service
+NSE_ACTIVATION := chat.simplex.NotificationService.service
+
 install: deps
 	$(SWIFT) build -c release --product simplex-chat
 	$(SWIFT) build -c release --product smp-server
+	$(SWIFT) build -c release --product simplex-nse
 	install -d -m 0755 $(PREFIX)/bin
-	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/simplex-chat $(PREFIX)/bin/simplex-chat
-	install -m 0755 $$($(SWIFT) build -c release --show-bin-path)/smp-server $(PREFIX)/bin/smp-server
-	install -d -m 0700 $(HOME)/.config/systemd/user
-	install -m 0644 Services/Relay/smp-server.service $(HOME)/.config/systemd/user/smp-server.service
-	@echo "installed simplex-chat and smp-server to $(PREFIX)/bin, the relay's unit to ~/.config/systemd/user"
+	for exe in simplex-chat smp-server simplex-nse; do \
+	  install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/$$exe" "$(PREFIX)/bin/$$exe" || exit 1; \
+	done
+	install -d -m 0700 $(SYSTEMD_USER_DIR) $(DBUS_SERVICES_DIR)
+	install -m 0644 Services/Relay/smp-server.service $(SYSTEMD_USER_DIR)/smp-server.service
+	for unit in $(NSE_UNITS); do \
+	  sed 's|@BINDIR@|$(abspath $(PREFIX))/bin|g' Services/NotificationService/$$unit > $(SYSTEMD_USER_DIR)/$$unit || exit 1; \
+	done
+	sed 's|@BINDIR@|$(abspath $(PREFIX))/bin|g' Services/NotificationService/$(NSE_ACTIVATION) \
+	  > $(DBUS_SERVICES_DIR)/$(NSE_ACTIVATION)
+	-@systemctl --user daemon-reload 2>/dev/null
+	@echo "installed simplex-chat, smp-server and simplex-nse to $(PREFIX)/bin, their systemd user units to"
+	@echo "$(SYSTEMD_USER_DIR), the notification service's D-Bus activation file to $(DBUS_SERVICES_DIR)"
+	@echo "background receiving: systemctl --user enable --now simplex-nse (or it starts when simplex-chat quits)"
+
+uninstall:
+	-@systemctl --user disable --now simplex-nse 2>/dev/null
+	rm -f $(PREFIX)/bin/simplex-chat $(PREFIX)/bin/smp-server $(PREFIX)/bin/simplex-nse
+	rm -f $(SYSTEMD_USER_DIR)/smp-server.service $(addprefix $(SYSTEMD_USER_DIR)/,$(NSE_UNITS))
+	rm -f $(DBUS_SERVICES_DIR)/$(NSE_ACTIVATION)
+	-@systemctl --user daemon-reload 2>/dev/null
+	@echo "removed the binaries, units and activation file; your chats stay in the group directory"
 
 clean:
 	$(SWIFT) package clean

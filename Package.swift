@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "simplex-chat", targets: ["simplex-chat"]),
         .executable(name: "smp-server", targets: ["smp-server"]),
+        .executable(name: "simplex-nse", targets: ["simplex-nse"]),
     ],
     targets: [
         // C libraries behind Swift modules (CONVENTIONS.md "C libraries").
@@ -53,6 +54,12 @@ let package = Package(
             path: "Sources/SimpleXRelay"),
         .executableTarget(
             name: "smp-server", dependencies: ["SimpleXRelay", "SimpleXSystem"], path: "Sources/smp-server"),
+        .target(
+            name: "SimpleXNotificationService", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXSystem"],
+            path: "Services/NotificationService/Library"),
+        .executableTarget(
+            name: "simplex-nse", dependencies: ["SimpleXNotificationService", "SimpleXSystem"],
+            path: "Services/NotificationService/simplex-nse"),
 
         // Tests, the helper process they drive, and the benchmarks.
         .target(
@@ -81,6 +88,9 @@ let package = Package(
             name: "SimpleXRelayTests",
             dependencies: ["SimpleXRelay", "SimpleXProtocol", "SimpleXCrypto", "SimpleXSystem", "TestSupport"]),
         .testTarget(name: "SimpleXTerminalTests", dependencies: ["SimpleXTerminal", "TestSupport"]),
+        .testTarget(
+            name: "SimpleXNotificationServiceTests",
+            dependencies: ["SimpleXNotificationService", "SimpleXDesktop", "SimpleXChat", "TestSupport"]),
         .testTarget(
             name: "SimpleXDesktopTests",
             dependencies: ["SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),

@@ -35,7 +35,11 @@ LAYERS = {
     "SimpleXTerminal": {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
     },
+    "SimpleXNotificationService": {
+        "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
+    },
     "simplex-chat": {"SimpleXTerminal", "SimpleXSystem"},
+    "simplex-nse": {"SimpleXNotificationService", "SimpleXSystem"},
     "smp-server": {"SimpleXRelay", "SimpleXSystem"},
 }
 # Modules the relay must never link, directly or through another module.

@@ -7,3 +7,13 @@ public func eventually(timeout: Duration = .seconds(20), _ condition: () -> Bool
     }
     return condition()
 }
+
+/// Polls an asynchronous `condition` (a bus call, a file) until it holds or `timeout` passes.
+public func eventually(timeout: Duration = .seconds(20), _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}

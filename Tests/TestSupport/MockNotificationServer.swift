@@ -1,14 +1,13 @@
 import Foundation
-import TestSupport
 
 /// python3-dbusmock's notification_daemon template on a test's private bus, and a small python helper
 /// (dbus-python, printing JSON) to read back what it received and to make it emit signals.
-struct MockNotificationServer {
-    let bus: TestBus
+public struct MockNotificationServer: Sendable {
+    public let bus: TestBus
     private let daemon: ChildProcess
 
     /// Starts the mock with `capabilities` (space-separated) and waits until it owns the name.
-    init(on bus: TestBus, capabilities: String = "body actions body-markup") async throws {
+    public init(on bus: TestBus, capabilities: String = "body actions body-markup") async throws {
         self.bus = bus
         let parameters = String(
             decoding: try JSONSerialization.data(withJSONObject: ["capabilities": capabilities]),
@@ -21,27 +20,27 @@ struct MockNotificationServer {
     }
 
     /// Every `Notify` the server received, in order.
-    func notifyCalls() async throws -> [NotifyCall] {
+    public func notifyCalls() async throws -> [NotifyCall] {
         try JSONDecoder().decode([NotifyCall].self, from: Data(try await helper("notify-calls").utf8))
     }
 
     /// The ids of every `CloseNotification` the server received, in order.
-    func closeCalls() async throws -> [UInt32] {
+    public func closeCalls() async throws -> [UInt32] {
         try JSONDecoder().decode([UInt32].self, from: Data(try await helper("close-calls").utf8))
     }
 
     /// The server says the user clicked `action` on notification `id`.
-    func emitActionInvoked(id: UInt32, action: String) async throws {
+    public func emitActionInvoked(id: UInt32, action: String) async throws {
         _ = try await helper("emit-action", String(id), action)
     }
 
     /// The server says notification `id` closed for `reason` (1 expired, 2 dismissed, 3 by call).
-    func emitClosed(id: UInt32, reason: UInt32) async throws {
+    public func emitClosed(id: UInt32, reason: UInt32) async throws {
         _ = try await helper("emit-closed", String(id), String(reason))
     }
 
     /// The next `Notify` blocks the (single-threaded) server for `seconds` before answering.
-    func stallNextNotify(seconds: Double) async throws {
+    public func stallNextNotify(seconds: Double) async throws {
         _ = try await helper("stall-notify", String(seconds))
     }
 
@@ -119,13 +118,27 @@ struct MockNotificationServer {
 }
 
 /// One `Notify` call as the server received it; hint values are "<type code>:<value>", e.g. "y:1".
-struct NotifyCall: Decodable, Equatable {
-    var appName: String
-    var replacesID: UInt32
-    var appIcon: String
-    var summary: String
-    var body: String
-    var actions: [String]
-    var hints: [String: String]
-    var expireTimeout: Int32
+public struct NotifyCall: Decodable, Equatable, Sendable {
+    public var appName: String
+    public var replacesID: UInt32
+    public var appIcon: String
+    public var summary: String
+    public var body: String
+    public var actions: [String]
+    public var hints: [String: String]
+    public var expireTimeout: Int32
+
+    public init(
+        appName: String, replacesID: UInt32, appIcon: String, summary: String, body: String, actions: [String],
+        hints: [String: String], expireTimeout: Int32
+    ) {
+        self.appName = appName
+        self.replacesID = replacesID
+        self.appIcon = appIcon
+        self.summary = summary
+        self.body = body
+        self.actions = actions
+        self.hints = hints
+        self.expireTimeout = expireTimeout
+    }
 }

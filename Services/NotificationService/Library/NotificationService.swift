@@ -1,0 +1,194 @@
+import Foundation
+import SimpleXChat
+import SimpleXDesktop
+import SimpleXSystem
+
+/// `simplex-nse` serving on the session bus (instant mode): owns the service's bus name, exports
+/// `chat.simplex.NotificationService1`, and runs the chat core while the client does not, as
+/// `ServiceCoordinator` decides; this actor carries its actions out.
+actor NotificationService {
+    let container: GroupContainer
+    let defaults: GroupDefaults
+    let bus: DBusConnection
+    let names: CoordinationNames
+    let environment: [String: String]
+    let log: @Sendable (String) -> Void
+    private let notifier: ChatNotifier
+    private var machine = ServiceCoordinator()
+    private var lock: FileLock?
+    private var core: ChatController?
+    private var coreEvents: Task<Void, Never>?
+    private var suspendReplies: [UInt64: AsyncStream<Bool>.Continuation] = [:]
+    private var nextCall: UInt64 = 1
+    private var finishedWaiters: [CheckedContinuation<Void, Never>] = []
+    private var isFinished = false
+    /// How long a takeover waits for core.lock: a crashed client's lock is released by the kernel,
+    /// which may be after the bus saw its name go.
+    var lockWait: Duration = .seconds(2)
+
+    init(
+        container: GroupContainer, bus: DBusConnection, environment: [String: String],
+        presenter: any NotificationPresenting, log: @escaping @Sendable (String) -> Void
+    ) {
+        self.container = container
+        self.bus = bus
+        self.environment = environment
+        self.log = log
+        let defaults = GroupDefaults(container: container) { problem in log("\(problem)") }
+        self.defaults = defaults
+        names = CoordinationNames(container: container, environment: environment)
+        notifier = ChatNotifier(presenter: presenter, defaults: defaults, log: log)
+    }
+
+    /// Exports the interface and watches the client's name; the name itself is requested by the
+    /// caller, before this, so a second instance stops before it touches anything.
+    func start() async throws {
+        try bus.export(
+            path: CoordinationNames.servicePath, interface: CoordinationNames.serviceInterface,
+            methods: [
+                "Suspend": { [weak self] call in
+                    let arguments = try call.arguments(matching: "u")
+                    guard let self, case .uint32(let milliseconds) = arguments[0] else { return [.bool(true)] }
+                    return [.bool(await self.suspend(timeoutMs: milliseconds))]
+                },
+                "Resume": { [weak self] _ in
+                    await self?.wanted()
+                    return []
+                },
+                "GetState": { [weak self] _ in
+                    [.string(await self?.machine.state.rawValue ?? NSEState.suspended.rawValue)]
+                },
+            ])
+        let owners = try await bus.signals(
+            path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+            sender: "org.freedesktop.DBus")
+        let client = names.client
+        Task { [weak self] in
+            for await signal in owners {
+                // (name, old owner, new owner): the client's name lost its owner.
+                guard signal.arguments.count == 3, signal.arguments[0] == .string(client),
+                    signal.arguments[2] == .string("")
+                else { continue }
+                await self?.wanted()
+            }
+        }
+        await wanted()
+    }
+
+    /// Stops the core and lets go of everything; returns when done.
+    func shutdown() async {
+        await handle(.shutdown)
+        guard !isFinished else { return }
+        await withCheckedContinuation { finishedWaiters.append($0) }
+    }
+
+    var state: NSEState { machine.state }
+
+    // MARK: - Events
+
+    private func wanted() async {
+        await handle(.wanted(instant: defaults[.notificationMode] == .instant))
+    }
+
+    private func suspend(timeoutMs: UInt32) async -> Bool {
+        let call = nextCall
+        nextCall += 1
+        let (reply, continuation) = AsyncStream<Bool>.makeStream()
+        suspendReplies[call] = continuation
+        Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(Int(timeoutMs)))
+            await self?.handle(.suspendTimedOut(call: call))
+        }
+        await handle(.suspendRequested(call: call))
+        for await suspended in reply { return suspended }
+        return false
+    }
+
+    /// One step of the state machine; its actions run in order. Other events may arrive while an
+    /// action awaits (a Suspend while the core starts): the machine already reflects this step.
+    private func handle(_ event: ServiceCoordinator.Event) async {
+        for action in machine.handle(event) { await perform(action) }
+    }
+
+    private func perform(_ action: ServiceCoordinator.Action) async {
+        switch action {
+        case .setState(let state):
+            do { try defaults.set(.nseState, state) } catch { log("cannot write nseState: \(error)") }
+            try? await bus.emitSignal(
+                path: CoordinationNames.servicePath, interface: CoordinationNames.serviceInterface,
+                name: CoordinationNames.stateChanged, arguments: [.string(state.rawValue)])
+        case .takeLock:
+            let taken: FileLock?
+            do { taken = try await FileLock.acquire(path: container.coreLockPath, timeout: lockWait) } catch {
+                log("core.lock: \(error)")
+                taken = nil
+            }
+            if let taken {
+                taken.recordHolder()
+                lock = taken
+                await handle(.lockAcquired)
+            } else {
+                await handle(.lockBusy)
+            }
+        case .startCore:
+            do {
+                let started = try await startCore()
+                core = started.chat
+                coreEvents = started.events
+                await handle(.coreStarted)
+            } catch {
+                await handle(.coreFailed(reason: error.description))
+            }
+        case .stopCore:
+            if let core {
+                await core.stop()
+                await coreEvents?.value
+            }
+            core = nil
+            coreEvents = nil
+            await handle(.coreStopped)
+        case .releaseLock:
+            lock?.unlock()
+            lock = nil
+        case .replySuspend(let call, let suspended):
+            if let reply = suspendReplies.removeValue(forKey: call) {
+                reply.yield(suspended)
+                reply.finish()
+            }
+        case .log(let line):
+            log(line)
+        case .finished:
+            isFinished = true
+            for waiter in finishedWaiters { waiter.resume() }
+            finishedWaiters.removeAll()
+        }
+    }
+
+    // MARK: - The chat core
+
+    private struct CoreFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Opens the keychain and the databases and starts receiving; each event goes to the notifier.
+    private func startCore() async throws(CoreFailure) -> (chat: ChatController, events: Task<Void, Never>) {
+        let secrets: AgentSecrets
+        do {
+            let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
+            secrets = try AgentSecrets.load(from: keychain)
+        } catch {
+            throw CoreFailure(description: "keychain: \(error)")
+        }
+        let chat: ChatController
+        do { chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets) } catch {
+            throw CoreFailure(description: "\(error)")
+        }
+        let user = await chat.user
+        let notifier = notifier
+        let events = Task {
+            for await event in chat.events { await notifier.notify(event, user: user) }
+        }
+        await chat.start()
+        return (chat, events)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import SimpleXChat
+import SimpleXDesktop
+import TestSupport
+
+/// A user's `simplex-nse` process on a test's private bus, and a connection of the test's own to
+/// ask it what it is doing.
+final class ServiceProcess: Sendable {
+    let process: ChildProcess
+    let names: CoordinationNames
+    private let connection: DBusConnection
+
+    /// Starts the service for the user in `directory` (a `CLIUser`'s), on `bus`.
+    init(for directory: TemporaryDirectory, bus: TestBus) async throws {
+        let environment = CLIUser.environment(directory, bus: bus)
+        process = try ChildProcess(try BuiltProducts.path("simplex-nse"), [], environment: environment)
+        names = try Self.names(directory)
+        connection = try await DBusConnection(address: bus.address)
+    }
+
+    /// The bus names of the user whose group directory is in `directory`.
+    static func names(_ directory: TemporaryDirectory) throws -> CoordinationNames {
+        let path = directory.appending("group")
+        return CoordinationNames(
+            container: try GroupContainer(path: path), environment: ["SIMPLEX_GROUP_DIR": path, "HOME": "/root"])
+    }
+
+    /// The service's `GetState`, or nil while it is not on the bus.
+    func state() async -> String? {
+        let reply = try? await connection.call(
+            destination: names.service, path: CoordinationNames.servicePath,
+            interface: CoordinationNames.serviceInterface, method: "GetState", timeout: .seconds(5))
+        return reply?.first?.string
+    }
+
+    /// Waits until `GetState` answers `state`.
+    func reach(_ state: NSEState, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if await self.state() == state.rawValue { return }
+            guard process.isRunning else { throw TestSupportError("simplex-nse exited: \(process.allErrors)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSupportError("simplex-nse did not reach \(state) (it is \(await self.state() ?? "off the bus")): \(process.allErrors)")
+    }
+
+    /// SIGTERM, and the exit status.
+    func stop() async throws -> Int32 {
+        process.kill(SIGTERM)
+        defer { connection.close() }
+        return try await process.wait(timeout: .seconds(30))
+    }
+}
+
+extension MockNotificationServer {
+    /// Waits until the server has received at least `count` Notify calls, and returns them all.
+    func notifyCalls(atLeast count: Int, timeout: Duration = .seconds(30)) async throws -> [NotifyCall] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let calls = try await notifyCalls()
+            if calls.count >= count { return calls }
+            if ContinuousClock.now > deadline {
+                throw TestSupportError("\(calls.count) Notify calls after \(timeout), expected \(count): \(calls)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import SimpleXChat
+import SimpleXDesktop
+import Testing
+import TestSupport
+
+/// The systemd unit and the D-Bus activation file in Services/NotificationService, as `make
+/// install` fills them in: systemd accepts them, and the session bus really starts the service.
+@Suite(.timeLimit(.minutes(3)))
+struct ServiceUnitTests {
+    static let serviceFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Services/NotificationService").standardized.path
+
+    /// A file of the folder with `@BINDIR@` filled in, as `make install` writes it.
+    static func installed(_ name: String, binDirectory: String = BuiltProducts.directory) throws -> String {
+        try String(contentsOfFile: "\(serviceFolder)/\(name)", encoding: .utf8)
+            .replacingOccurrences(of: "@BINDIR@", with: binDirectory)
+    }
+
+    /// `[section]`'s `key = value` lines of an ini-style file.
+    static func value(_ key: String, in text: String) -> String? {
+        text.split(separator: "\n").first { $0.hasPrefix("\(key)=") }.map { String($0.dropFirst(key.count + 1)) }
+    }
+
+    @Test func systemdAcceptsTheUnitWithoutAWarning() async throws {
+        let tmp = try TemporaryDirectory("units")
+        let unit = tmp.appending("simplex-nse.service")
+        try Self.installed("simplex-nse.service").write(toFile: unit, atomically: true, encoding: .utf8)
+        let runtime = tmp.appending("run")
+        mkdir(runtime, 0o700)
+        let verify = try ChildProcess(
+            "/usr/bin/systemd-analyze", ["--user", "verify", unit], environment: ["XDG_RUNTIME_DIR": runtime])
+        #expect(try await verify.wait() == 0, "\(verify.allErrors)")
+        #expect(verify.allErrors.isEmpty, "\(verify.allErrors)")
+        #expect(verify.allOutput.isEmpty, "\(verify.allOutput)")
+    }
+
+    @Test func theUnitTheActivationFileAndTheServiceAgreeOnTheName() throws {
+        let unit = try Self.installed("simplex-nse.service")
+        let activation = try Self.installed("chat.simplex.NotificationService.service")
+        #expect(Self.value("Type", in: unit) == "dbus")
+        #expect(Self.value("BusName", in: unit) == CoordinationNames.defaultService)
+        #expect(Self.value("ExecStart", in: unit) == "\(BuiltProducts.directory)/simplex-nse")
+        #expect(Self.value("Name", in: activation) == CoordinationNames.defaultService)
+        #expect(Self.value("Exec", in: activation) == "\(BuiltProducts.directory)/simplex-nse")
+        #expect(Self.value("SystemdService", in: activation) == "simplex-nse.service")
+        // The name the activation file carries is the one a user's service owns.
+        let home = try TemporaryDirectory("home")
+        let container = try GroupContainer(path: home.appending(".local/share/simplex"))
+        #expect(CoordinationNames(container: container, environment: ["HOME": home.path]).service
+            == CoordinationNames.defaultService)
+    }
+
+    /// The client quits and calls Resume; nothing runs the service, so the bus starts it from the
+    /// activation file, and it receives and notifies.
+    @Test func quittingTheClientStartsTheServiceByDBusActivation() async throws {
+        let services = try TemporaryDirectory("dbus-services")
+        let relay = try await RelayProcess()
+        let alice = try TemporaryDirectory("cli-alice")
+        let names = try ServiceProcess.names(alice)
+        // The installed file, for this test's user: its name and group directory.
+        let environment = CLIUser.environment(alice).compactMapValues { $0 }
+            .filter { ["SIMPLEX_GROUP_DIR", "XDG_CONFIG_HOME"].contains($0.key) }
+            .map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        let activation = try Self.installed("chat.simplex.NotificationService.service")
+            .replacingOccurrences(of: "Name=\(CoordinationNames.defaultService)", with: "Name=\(names.service)")
+            .replacingOccurrences(
+                of: "Exec=\(BuiltProducts.directory)/simplex-nse",
+                with: "Exec=/usr/bin/env \(environment) \(BuiltProducts.directory)/simplex-nse")
+        try activation.write(toFile: services.appending("\(names.service).service"), atomically: true, encoding: .utf8)
+        let bus = try await TestBus(serviceDirectory: services.path)
+        let server = try await MockNotificationServer(on: bus)
+        let connection = try await DBusConnection(address: bus.address)
+        defer { connection.close() }
+        #expect(try await connection.activatableNames().contains(names.service))
+
+        let client = try await CLIUser("alice", relay: relay, directory: alice, bus: bus)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await CLIUser.connect(client, bob)
+        #expect(try await connection.nameHasOwner(names.service) == false)
+        try await client.quit()
+        // Resume started it: it owns the name and runs the chat.
+        #expect(await eventually { (try? await connection.nameHasOwner(names.service)) == true })
+        bob.send("@alice are you there?")
+        #expect(try await server.notifyCalls(atLeast: 1).map(\.body) == ["are you there?"])
+        let reply = try await connection.call(
+            destination: names.service, path: CoordinationNames.servicePath,
+            interface: CoordinationNames.serviceInterface, method: "GetState")
+        #expect(reply == [.string(NSEState.active.rawValue)])
+        try await bob.quit()
+    }
+}
