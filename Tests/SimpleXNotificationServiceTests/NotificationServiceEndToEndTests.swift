@@ -193,3 +193,95 @@ struct NotificationServiceEndToEndTests {
         try await bob.quit()
     }
 }
+
+/// The handoff under load: a peer streams numbered messages while Alice's client starts and
+/// stops again and again, once killed, and her service is once killed too.
+@Suite(.timeLimit(.minutes(5)))
+struct NotificationServiceHandoffStressTests {
+    /// The numbers in lines or notification bodies like "m17".
+    static func numbers(_ texts: [String], pattern: Regex<(Substring, Substring)>) -> [Int] {
+        texts.compactMap { text in text.wholeMatch(of: pattern).flatMap { Int($0.1) } }
+    }
+
+    @Test func clientRunsAndCrashesWhileAPeerStreamsLoseNoneShowNoneTwiceAndNotifyNoneTwice() async throws {
+        let users = try await NotificationServiceEndToEndTests.Users()
+        let server = try users.notifications
+        var service = try await users.service()
+        let count = 1000
+        let streamer = Task {
+            for number in 1...count {
+                users.bob.send("@alice m\(number)")
+                try await Task.sleep(for: .milliseconds(12))
+            }
+        }
+        var printed: [Int] = []
+        var services = [service]
+        var history: [String] = []
+        // The last message each killed process showed: it may have stored the next ones and died
+        // before it could show them.
+        var lastShownBeforeKill: [Int] = []
+        for cycle in 1...20 {
+            let client = try await users.client()
+            try await Task.sleep(for: .milliseconds(150))
+            if cycle == 7 {
+                client.process.kill(SIGKILL)
+                _ = try await client.process.wait()
+            } else {
+                try await client.quit()
+            }
+            let shown = Self.numbers(client.process.allOutput, pattern: /\d\d:\d\d bob> m(\d+)/)
+            if cycle == 7 { lastShownBeforeKill.append(shown.last ?? 0) }
+            printed += shown
+            history.append("client \(cycle): \(shown.first ?? 0)...\(shown.last ?? 0)")
+            if shown.isEmpty { history.append("client \(cycle) output: \(client.process.allOutput.suffix(3))") }
+            if cycle == 14 {
+                // The service crashes while it runs the chat; it is started again (systemd would).
+                try await service.reach(.active)
+                service.process.kill(SIGKILL)
+                _ = try await service.process.wait()
+                let before = Self.numbers(try await server.notifyCalls().map(\.body), pattern: /m(\d+)/)
+                history.append("service killed after notifying \(before.last ?? 0)")
+                lastShownBeforeKill.append(before.last ?? 0)
+                service = try await users.service()
+                services.append(service)
+            }
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        try await streamer.value
+        // The rest arrives at the service: wait until everything is seen, or nothing more comes
+        // for 5 s (a killed process may have taken a message with it, unshown).
+        var notified: [Int] = []
+        var lastChange = ContinuousClock.now
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, ContinuousClock.now - lastChange < .seconds(5) {
+            let now = Self.numbers(try await server.notifyCalls().map(\.body), pattern: /m(\d+)/)
+            if now.count != notified.count { lastChange = ContinuousClock.now }
+            notified = now
+            if Set(printed + notified).count >= count { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let seen = printed + notified
+        #expect(printed.count == Set(printed).count, "shown twice by the client")
+        #expect(notified.count == Set(notified).count, "notified twice")
+        #expect(Set(printed).isDisjoint(with: notified), "shown by the client and notified")
+        #expect(!printed.isEmpty && !notified.isEmpty)
+        #expect(try await service.stop() == 0)
+        // The chat has each message once.
+        let chat = try await users.execute("/_get chat @1 count=2000")
+        let stored = Self.numbers(
+            chat.allOutput.joined().matches(of: /"text":"(m\d+)"/).map { String($0.1) }, pattern: /m(\d+)/)
+        #expect(stored.count == Set(stored).count, "stored twice")
+        #expect(Set(stored) == Set(1...count), "not stored: \(Set(1...count).subtracting(stored).sorted())")
+        // Stored but neither shown nor notified: only what a killed process had received when it
+        // died, between the last message it showed and the next one anybody showed. It is in the
+        // chat, unread.
+        let unseen = Set(1...count).subtracting(seen)
+        let diedWith = lastShownBeforeKill.flatMap { last in
+            (last + 1)..<(seen.filter { $0 > last }.min() ?? count + 1)
+        }
+        #expect(
+            unseen.isSubset(of: diedWith),
+            "stored but neither shown nor notified: \(unseen.sorted()) (a killed process may hold \(diedWith)); \(history)")
+        try await users.bob.quit()
+    }
+}
