@@ -285,3 +285,47 @@ struct NotificationServiceHandoffStressTests {
         try await users.bob.quit()
     }
 }
+
+/// Per-chat notification settings, as the line mode and the API set them.
+@Suite(.timeLimit(.minutes(3)))
+struct NotificationServiceChatSettingsTests {
+    /// Waits until Alice's chat with Bob holds an item with `text` (read with `-e`, which hands the
+    /// chat back to the service after each look).
+    static func stored(_ text: String, _ users: NotificationServiceEndToEndTests.Users) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let chat = try await users.execute("/_get chat @1 count=10")
+            if chat.allOutput.joined().contains(text) { return true }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return false
+    }
+
+    @Test func aMutedChatIsReceivedButNotNotifiedUntilUnmuted() async throws {
+        let users = try await NotificationServiceEndToEndTests.Users()
+        let server = try users.notifications
+        // Muted in the line mode, as SimpleX's CLI does it.
+        let client = try await users.client()
+        client.send("/mute @bob")
+        try await client.expect("ok")
+        try await client.quit()
+        let service = try await users.service()
+
+        users.bob.send("@alice while you muted me")
+        #expect(try await Self.stored("while you muted me", users))
+        try await service.reach(.active)
+        #expect(try await server.notifyCalls().isEmpty)
+        let chats = try await users.execute("/_get chats 1 pcc=on")
+        #expect(chats.allOutput.joined().contains(#""chatSettings":{"enableNtfs":"none""#))
+
+        // Unmuted through the API, as SimpleX's apps send it.
+        let unmute = try await users.execute(#"/_settings @1 {"enableNtfs":"all","sendRcpts":null,"favorite":false}"#)
+        #expect(try await unmute.wait() == 0, "\(unmute.allErrors)")
+        #expect(unmute.allOutput.first?.contains(#""type":"cmdOk""#) == true)
+        try await service.reach(.active)
+        users.bob.send("@alice and now?")
+        #expect(try await server.notifyCalls(atLeast: 1).map(\.body) == ["and now?"])
+        #expect(try await service.stop() == 0)
+        try await users.bob.quit()
+    }
+}

@@ -148,6 +148,13 @@ extension ChatController {
         return try store.contact(id: contact.contactId)
     }
 
+    /// Sets a chat's own settings (notifications, receipts, favorite) whole.
+    public func setChatSettings(_ name: String, _ settings: ChatSettings) throws(ChatError) -> ChatContact {
+        let contact = try contact(named: name)
+        try store.setChatSettings(contact, settings)
+        return try store.contact(id: contact.contactId)
+    }
+
     /// Sets the local alias a contact is shown by.
     public func setAlias(_ name: String, alias: String) throws(ChatError) -> ChatContact {
         let contact = try contact(named: name)

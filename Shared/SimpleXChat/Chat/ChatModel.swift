@@ -26,6 +26,10 @@ public struct ChatContact: Equatable, Sendable {
     /// False once the contact deleted us (x.direct.del): the chat stays, nothing more can be
     /// sent to it (SimpleX `contactStatus` `deleted`).
     public var active: Bool = true
+    /// Which received messages notify (SimpleX `chatSettings.enableNtfs`); `none` is muted.
+    public var enableNtfs: NotificationChat.NotificationSetting = .all
+    /// The chat is a favorite (SimpleX `chatSettings.favorite`).
+    public var favorite: Bool = false
 
     /// Whether messages from this contact are acknowledged with a delivery receipt.
     public func sendsReceipts(_ user: ChatUser) -> Bool { sendRcpts ?? user.sendRcptsContacts }

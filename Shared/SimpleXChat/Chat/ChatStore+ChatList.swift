@@ -8,7 +8,7 @@ extension ChatStore {
     /// first. Two queries whatever the number of chats: the list (the last item and the count are
     /// kept on the contact by triggers) and the reactions of the last items.
     func chatList(_ user: ChatUser) throws(ChatError) -> [ChatPreview] {
-        let itemOffset = 12
+        let itemOffset = 14
         var previews: [ChatPreview] = []
         previews.reserveCapacity(256)
         try forEachRow(ChatSchema.Reading.chatList, [user.userId]) { row throws(ChatError) in
@@ -17,8 +17,8 @@ extension ChatStore {
                 ChatPreview(
                     contact: try listedContact(row),
                     lastItem: lastId == nil ? nil : try decodeItem(row, at: itemOffset),
-                    unreadCount: try column(row, 9), unreadChat: try column(row, 10),
-                    minUnreadItemId: try column(row, 11)))
+                    unreadCount: try column(row, 11), unreadChat: try column(row, 12),
+                    minUnreadItemId: try column(row, 13)))
         }
         let ids = previews.compactMap { $0.lastItem?.itemId }
         guard !ids.isEmpty else { return previews }
@@ -39,7 +39,9 @@ extension ChatStore {
             profile: Profile(displayName: try column(row, 3), fullName: try column(row, 4)),
             localAlias: try column(row, 2),
             agentConnectionID: try column(row, 5), ready: status == "ready", sendRcpts: try column(row, 7),
-            active: (try column(row, 8) as String) == "active")
+            active: (try column(row, 8) as String) == "active",
+            enableNtfs: NotificationChat.NotificationSetting(enableNtfsColumn: try column(row, 9)),
+            favorite: try column(row, 10))
     }
 
     // MARK: - Read and unread

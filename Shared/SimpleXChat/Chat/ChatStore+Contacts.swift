@@ -167,6 +167,14 @@ extension ChatStore {
             [enable, now(), contact.contactId])
     }
 
+    /// A chat's own settings (SimpleX `/_settings`): notifications and favorite; `sendRcpts` as
+    /// `setSendReceipts`.
+    func setChatSettings(_ contact: ChatContact, _ settings: ChatSettings) throws(ChatError) {
+        try run(
+            "UPDATE contacts SET enable_ntfs = ?, send_rcpts = ?, favorite = ?, updated_at = ? WHERE contact_id = ?",
+            [settings.enableNtfs.enableNtfsColumn, settings.sendRcpts, settings.favorite, now(), contact.contactId])
+    }
+
     func setAlias(_ contact: ChatContact, _ alias: String) throws(ChatError) {
         try run(
             "UPDATE contacts SET local_alias = ?, updated_at = ? WHERE contact_id = ?",
@@ -182,7 +190,8 @@ extension ChatStore {
 
     private static let contactColumns = """
         SELECT c.contact_id, c.local_display_name, c.local_alias, p.display_name, p.full_name, cn.agent_conn_id,
-          cn.conn_status, c.send_rcpts, c.contact_status FROM contacts c JOIN contact_profiles p ON p.contact_profile_id = c.contact_profile_id
+          cn.conn_status, c.send_rcpts, c.contact_status, c.enable_ntfs, c.favorite
+        FROM contacts c JOIN contact_profiles p ON p.contact_profile_id = c.contact_profile_id
         LEFT JOIN connections cn ON cn.contact_id = c.contact_id
         """
 
@@ -201,7 +210,9 @@ extension ChatStore {
             localAlias: try value(row, "local_alias"), agentConnectionID: try value(row, "agent_conn_id"),
             ready: (try value(row, "conn_status") as String?) == "ready",
             sendRcpts: try value(row, "send_rcpts"),
-            active: (try value(row, "contact_status") as String) == "active")
+            active: (try value(row, "contact_status") as String) == "active",
+            enableNtfs: NotificationChat.NotificationSetting(enableNtfsColumn: try value(row, "enable_ntfs")),
+            favorite: try value(row, "favorite"))
     }
 
     /// The contact deleted us (x.direct.del): kept, with its chat, as no longer active.

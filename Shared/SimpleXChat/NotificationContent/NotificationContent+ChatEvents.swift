@@ -10,7 +10,8 @@ extension NotificationContent.Source {
         case .newItem(let contact, let item):
             guard item.direction == .received else { return nil }
             self.init(
-                user: notificationUser, chat: .direct(contact.notificationName, contactId: contact.contactId),
+                user: notificationUser,
+                chat: .direct(contact.notificationName, contactId: contact.contactId, notifications: contact.enableNtfs),
                 item: .received(item.notificationItem))
         case .contactConnected(let contact):
             self.init(

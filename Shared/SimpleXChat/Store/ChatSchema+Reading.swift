@@ -132,7 +132,7 @@ extension ChatSchema {
         /// The contact columns the chat list and `ChatStore.contact` decode, in order.
         static let contactColumns = """
             c.contact_id, c.local_display_name, c.local_alias, p.display_name, p.full_name, \
-            cn.agent_conn_id, cn.conn_status, c.send_rcpts, c.contact_status
+            cn.agent_conn_id, cn.conn_status, c.send_rcpts, c.contact_status, c.enable_ntfs, c.favorite
             """
 
         /// The chat list of user `?1`: each chat with its last item, unread count and oldest unread

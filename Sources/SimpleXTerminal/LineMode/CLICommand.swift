@@ -37,7 +37,8 @@ public enum CLICommand: Equatable, Sendable {
     case cancelFile(id: Int64)
     case fileStatus(id: Int64)
     /// A command of the chat API that the line mode takes as it is written there and answers
-    /// with "ok": `/receipts @name on|off|default`, `/set receipts contacts|all on|off`.
+    /// with "ok": `/receipts @name on|off|default`, `/set receipts contacts|all on|off`,
+    /// `/mute @name`, `/unmute @name`.
     case chatCommand(ChatCommand)
     case help
     case quit
@@ -148,7 +149,7 @@ public enum CLICommand: Equatable, Sendable {
         case "/fs", "/fstatus":
             guard let id = Int64(argument) else { throw CLIParseError("usage: /fs <file id>") }
             return .fileStatus(id: id)
-        case "/receipts", "/set":
+        case "/receipts", "/set", "/mute", "/unmute":
             let unknown = CLIParseError("unknown command \(words[0]): type /help")
             let command: ChatCommand
             do { command = try ChatCommand.parse(text) } catch {
@@ -156,7 +157,7 @@ public enum CLICommand: Equatable, Sendable {
                 throw CLIParseError("\(error)")
             }
             switch command {
-            case .setSendReceipts, .setUserContactReceipts, .setAllContactReceipts:
+            case .setSendReceipts, .setUserContactReceipts, .setAllContactReceipts, .setShowMessages:
                 return .chatCommand(command)
             default: throw unknown
             }
@@ -245,6 +246,7 @@ public enum CLICommand: Equatable, Sendable {
         /smp <smp://...> ...    set your relays (used for new connections)
         /set receipts contacts on|off   send delivery receipts to contacts (new messages only)
         /receipts @<name> on|off|default  delivery receipts to one contact
+        /mute @<name>, /unmute @<name>  no notifications from a chat, or again
         /q                      quit
         """
 }

@@ -23,6 +23,13 @@ import Testing
                 .invalid(command: "/set receipts all", reason: "expected on or off, found \"yes\"")
             ),
             ("/receipts bob on", .invalid(command: "/receipts", reason: "expected \"@\", found \"bob on\"")),
+            ("/mute bob", .invalid(command: "/mute", reason: "expected \"@\", found \"bob\"")),
+            (
+                #"/_settings @1 {"enableNtfs":"sometimes"}"#,
+                .invalid(
+                    command: "/_settings",
+                    reason: "the chat settings: chatSettings.enableNtfs: sometimes is not all, mentions or none")
+            ),
             (
                 "/receipts @bob maybe",
                 .invalid(command: "/receipts", reason: "expected on or off, found \"maybe\"")

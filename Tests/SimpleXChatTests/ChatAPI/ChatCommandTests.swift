@@ -77,6 +77,10 @@ import Testing
         .setSendReceipts(contactName: "bob", enable: false),
         .setSendReceipts(contactName: "Bob B", enable: true),
         .setSendReceipts(contactName: "bob", enable: nil),
+        .apiSetChatSettings(.direct(1), ChatSettings(enableNtfs: .none, sendRcpts: nil, favorite: false)),
+        .apiSetChatSettings(.direct(2), ChatSettings(enableNtfs: .mentions, sendRcpts: true, favorite: true)),
+        .setShowMessages(contactName: "bob", enableNtfs: .none),
+        .setShowMessages(contactName: "Bob B", enableNtfs: .all),
     ]
 
     @Test(arguments: everyCommand) func cmdStringReadsBack(_ command: ChatCommand) throws {
@@ -150,6 +154,12 @@ import Testing
             (.setAllContactReceipts(enable: false), "/set receipts all off"),
             (.setSendReceipts(contactName: "bob", enable: nil), "/receipts @bob default"),
             (.setSendReceipts(contactName: "Bob B", enable: true), "/receipts @'Bob B' on"),
+            (
+                .apiSetChatSettings(.direct(1), ChatSettings(enableNtfs: .none)),
+                #"/_settings @1 {"enableNtfs":"none","favorite":false}"#
+            ),
+            (.setShowMessages(contactName: "bob", enableNtfs: .none), "/mute @bob"),
+            (.setShowMessages(contactName: "Bob B", enableNtfs: .all), "/unmute @'Bob B'"),
         ]
         for (command, text) in expected { #expect(command.cmdString == text) }
     }
@@ -195,6 +205,11 @@ import Testing
                 .apiSetUserContactReceipts(userId: 1, enable: false, clearOverrides: false)
             ),
             ("/set receipts contacts on", .setUserContactReceipts(enable: true, clearOverrides: false)),
+            (
+                #"/_settings @3 {"enableNtfs":"all","sendRcpts":null,"favorite":true}"#,
+                .apiSetChatSettings(.direct(3), ChatSettings(enableNtfs: .all, sendRcpts: nil, favorite: true))
+            ),
+            (#"/_settings @3 {"enableNtfs":"mentions"}"#, .apiSetChatSettings(.direct(3), ChatSettings(enableNtfs: .mentions))),
         ]
         for (text, command) in forms { #expect(try ChatCommand.parse(text) == command, "\(text)") }
     }

@@ -47,6 +47,17 @@ import Testing
         #expect(NotificationContent.Source(event: .error("relay"), user: user) == nil)
     }
 
+    @Test func aMutedChatNeverNotifiesAndMentionsOnlyNotifiesMentions() {
+        var muted = bob()
+        muted.enableNtfs = .none
+        #expect(content(.newItem(muted, item(.text("quiet please")))) == nil)
+        var mentions = bob()
+        mentions.enableNtfs = .mentions
+        // Direct messages mention nobody: nothing notifies in a mentions-only direct chat.
+        #expect(content(.newItem(mentions, item(.text("hi")))) == nil)
+        #expect(content(.newItem(bob(), item(.text("hi")))) != nil)
+    }
+
     @Test func contactsConnectingAndAskingToConnectNotify() throws {
         let connected = try #require(content(.contactConnected(bob())))
         #expect(connected.title == "bob is connected!")

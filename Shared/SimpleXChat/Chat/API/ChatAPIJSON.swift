@@ -93,9 +93,9 @@ extension ChatContact {
                 ])
             },
             "contactStatus": .string(active ? "active" : "deleted"),
-            // Notifications and favourites are not settable yet: SimpleX's defaults.
             "chatSettings": jsonObject([
-                "enableNtfs": "all", "sendRcpts": sendRcpts.map(JSON.bool), "favorite": false,
+                "enableNtfs": .string(enableNtfs.rawValue), "sendRcpts": sendRcpts.map(JSON.bool),
+                "favorite": .bool(favorite),
             ]),
         ])
     }

@@ -48,6 +48,9 @@ extension ChatCommand {
         case .setAllContactReceipts(let enable): "/set receipts all \(onOff(enable))"
         case .setSendReceipts(let name, let enable):
             "/receipts @\(Self.quotedName(name)) " + (enable.map(onOff) ?? "default")
+        case .apiSetChatSettings(let ref, let settings): "/_settings \(ref) \(settings.json.compactText)"
+        case .setShowMessages(let name, let enableNtfs):
+            (enableNtfs == .none ? "/mute @" : "/unmute @") + Self.quotedName(name)
         case .apiParseMarkdown(let text): "/_parse markdown " + text
         case .getUserProtoServers: "/smp"
         case .setUserProtoServers(let servers): "/smp " + servers.joined(separator: " ")

@@ -91,6 +91,18 @@ extension ChatCommand {
             let name = try displayName(&s)
             try s.expect(" ")
             command = .setSendReceipts(contactName: name, enable: s.take("default") ? nil : try s.onOff())
+        } else if s.keyword("/_settings") {
+            let ref = try chatRef(&s)
+            try s.expect(" ")
+            let json = try s.json("the chat settings")
+            do { command = .apiSetChatSettings(ref, try ChatSettings(json: json)) } catch {
+                throw s.invalid("the chat settings: \(error)")
+            }
+        } else if s.keyword("/mute") || s.keyword("/unmute") {
+            let mute = s.command == "/mute"
+            try s.expect(" ")
+            try s.expect("@")
+            command = .setShowMessages(contactName: try displayName(&s), enableNtfs: mute ? .none : .all)
         } else if s.keyword("/_set alias") {
             try s.expect(" @")
             let contactId = try s.decimal("a contact id")

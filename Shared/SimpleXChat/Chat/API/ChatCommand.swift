@@ -68,6 +68,12 @@ public enum ChatCommand: Equatable, Sendable {
     /// `/receipts @name on|off|default`: delivery receipts to one contact; `default` follows the
     /// user's setting.
     case setSendReceipts(contactName: String, enable: Bool?)
+    /// `/_settings @1 {"enableNtfs":"none","sendRcpts":null,"favorite":false}`: a chat's own
+    /// settings, whole (SimpleX `APISetChatSettings`).
+    case apiSetChatSettings(ChatRef, ChatSettings)
+    /// `/mute @name` and `/unmute @name`: a chat's notifications off or on (SimpleX
+    /// `SetShowMessages`); the other settings stay.
+    case setShowMessages(contactName: String, enableNtfs: NotificationChat.NotificationSetting)
     /// `/_parse markdown <text>`: the text's markdown as SimpleX parses it.
     case apiParseMarkdown(text: String)
     /// `/smp`: the user's SMP relays.

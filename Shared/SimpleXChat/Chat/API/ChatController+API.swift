@@ -163,6 +163,17 @@ extension ChatController {
         case .setSendReceipts(let name, let enable):
             try api { () throws(ChatError) in _ = try setSendReceipts(name, enable) }
             return .cmdOk(user: user)
+        case .apiSetChatSettings(let ref, let settings):
+            let name = try chatName(try contact(ref))
+            try api { () throws(ChatError) in _ = try setChatSettings(name, settings) }
+            return .cmdOk(user: user)
+        case .setShowMessages(let name, let enableNtfs):
+            try api { () throws(ChatError) in
+                var settings = try contact(named: name).chatSettings
+                settings.enableNtfs = enableNtfs
+                _ = try setChatSettings(name, settings)
+            }
+            return .cmdOk(user: user)
         case .apiParseMarkdown(let text):
             return .parsedMarkdown(text)
         case .getUserProtoServers:
