@@ -13,6 +13,7 @@ actor NotificationService {
     let names: CoordinationNames
     let environment: [String: String]
     let log: @Sendable (String) -> Void
+    private let presenter: any NotificationPresenting
     private let notifier: ChatNotifier
     private var machine = ServiceCoordinator()
     private var lock: FileLock?
@@ -37,6 +38,7 @@ actor NotificationService {
         let defaults = GroupDefaults(container: container) { problem in log("\(problem)") }
         self.defaults = defaults
         names = CoordinationNames(container: container, environment: environment)
+        self.presenter = presenter
         notifier = ChatNotifier(presenter: presenter, defaults: defaults, log: log)
     }
 
@@ -72,7 +74,34 @@ actor NotificationService {
                 await self?.wanted()
             }
         }
+        let presenter = presenter
+        Task { [weak self] in
+            for await event in presenter.events {
+                guard let self, let intent = await self.notifier.action(for: event) else { continue }
+                await self.carryOut(intent)
+            }
+        }
         await wanted()
+    }
+
+    /// Does what a notification's action asked, on the running core; while the client runs the
+    /// chat, it is the client's to do (the user sees the chat there).
+    private func carryOut(_ intent: ChatNotifier.Intent) async {
+        guard let core else {
+            log("a notification action came while the client runs the chat: left to the client")
+            return
+        }
+        let command: ChatCommand
+        switch intent {
+        case .markRead(let contactId): command = .apiChatRead(.direct(contactId))
+        case .acceptContact(let requestId): command = .apiAcceptContact(incognito: false, contactReqId: requestId)
+        case .rejectContact(let requestId): command = .apiRejectContact(contactReqId: requestId)
+        }
+        if case .chatCmdError(_, let error) = await core.execute(command) {
+            // The kind of failure only: its text can name a contact.
+            let kind = Mirror(reflecting: error).children.first?.label ?? "\(type(of: error))"
+            log("a notification action (\(command.cmdString.prefix { $0 != " " })) failed: \(kind)")
+        }
     }
 
     /// Stops the core and lets go of everything; returns when done.

@@ -68,7 +68,9 @@ public enum ServiceMain {
         }
         let service = NotificationService(
             container: container, bus: bus, environment: environment,
-            presenter: NotificationPresenter(appName: "SimpleX Chat"), log: log)
+            // A notification server may be slow (a busy desktop): each call waits up to 10 s, off the
+            // receive path, before the notification is given up and that is logged.
+            presenter: NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(10)), log: log)
         do { try await service.start() } catch {
             log("cannot serve on the session bus: \(error)")
             return 1
