@@ -163,6 +163,33 @@ struct NotificationServiceEndToEndTests {
         try await bob.quit()
     }
 
+    /// A notification server that hangs holds up neither receiving nor the handoff: the client
+    /// takes the chat over while the service's Notify is still unanswered (the mock answers after
+    /// 60 s, longer than the client's whole wait for the lock).
+    @Test func aHungNotificationServerHoldsUpNeitherReceivingNorTheClient() async throws {
+        let users = try await Users()
+        let server = try users.notifications
+        let service = try await users.service()
+        try await server.stallNextNotify(seconds: 60)
+        users.bob.send("@alice into the void")
+        try await Task.sleep(for: .seconds(1))
+        // The service is stuck in Notify; the client still takes over at once and receives.
+        let client = try await users.client()
+        #expect(await service.state() == NSEState.suspended.rawValue)
+        users.bob.send("@alice while the server hangs")
+        try await client.expectLine(#"\d\d:\d\d bob> while the server hangs"#)
+        try await client.quit()
+        // The client did not get the first message: the service had received it, and was stuck
+        // showing it.
+        #expect(!client.process.allOutput.contains { $0.contains("into the void") })
+        try await service.reach(.active)
+        #expect(try await service.stop() == 0)
+        // Both messages were stored, the first by the service.
+        let chat = try await users.execute("/_get chat @1 count=10")
+        for text in ["into the void", "while the server hangs"] { #expect(chat.allOutput.joined().contains(text)) }
+        try await users.bob.quit()
+    }
+
     @Test func aSecondServiceSaysWhichOneRunsAndExits() async throws {
         let users = try await Users()
         let (alice, bob) = (users.alice, users.bob)

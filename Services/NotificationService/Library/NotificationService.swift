@@ -18,7 +18,6 @@ actor NotificationService {
     private var machine = ServiceCoordinator()
     private var lock: FileLock?
     private var core: ChatController?
-    private var coreEvents: Task<Void, Never>?
     private var suspendReplies: [UInt64: AsyncStream<Bool>.Continuation] = [:]
     private var nextCall: UInt64 = 1
     private var finishedWaiters: [CheckedContinuation<Void, Never>] = []
@@ -161,20 +160,16 @@ actor NotificationService {
             }
         case .startCore:
             do {
-                let started = try await startCore()
-                core = started.chat
-                coreEvents = started.events
+                core = try await startCore()
                 await handle(.coreStarted)
             } catch {
                 await handle(.coreFailed(reason: error.description))
             }
         case .stopCore:
-            if let core {
-                await core.stop()
-                await coreEvents?.value
-            }
+            // The notifications of what this core received go on showing in the background: a
+            // slow notification server must not keep the client waiting for core.lock.
+            await core?.stop()
             core = nil
-            coreEvents = nil
             await handle(.coreStopped)
         case .releaseLock:
             lock?.unlock()
@@ -200,7 +195,7 @@ actor NotificationService {
     }
 
     /// Opens the keychain and the databases and starts receiving; each event goes to the notifier.
-    private func startCore() async throws(CoreFailure) -> (chat: ChatController, events: Task<Void, Never>) {
+    private func startCore() async throws(CoreFailure) -> ChatController {
         let secrets: AgentSecrets
         do {
             let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
@@ -214,10 +209,10 @@ actor NotificationService {
         }
         let user = await chat.user
         let notifier = notifier
-        let events = Task {
+        Task {
             for await event in chat.events { await notifier.notify(event, user: user) }
         }
         await chat.start()
-        return (chat, events)
+        return chat
     }
 }
