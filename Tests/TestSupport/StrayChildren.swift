@@ -27,13 +27,21 @@ public enum StrayChildren {
     public static func reapOnce() { _ = reapedOnce }
     private static let reapedOnce: [Int32] = reap()
 
-    /// The strays `reap` would kill.
+    /// The strays `reap` would kill. A process on a test's bus whose bus daemon still belongs to
+    /// a running test is not one, even when init adopted it: the bus daemon double-forks the
+    /// services it starts by D-Bus activation.
     public static func find(products: Set<String> = products) -> [Int32] {
         let temporary = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/simplex-"
         let own = getpid()
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { Int32($0) }.filter { pid in
-            guard pid != own, parent(of: pid) == 1, owner(of: pid) == getuid() else { return false }
+        let pids = entries.compactMap { Int32($0) }.filter { $0 != own && owner(of: $0) == getuid() }
+        // The directories of the test buses whose daemon a live test run still owns.
+        let liveBuses = Set(
+            pids.filter { parent(of: $0) != 1 }.map(commandLine).filter {
+                ($0.first.map { ($0 as NSString).lastPathComponent } ?? "") == "dbus-daemon"
+            }.flatMap { $0.dropFirst().compactMap { busDirectory(in: $0, temporary: temporary) } })
+        return pids.filter { pid in
+            guard parent(of: pid) == 1 else { return false }
             let arguments = commandLine(of: pid)
             if let program = arguments.first, products.contains((program as NSString).lastPathComponent),
                 // `/tmp/simplex-…` as an argument, or within one (`--address=unix:path=/tmp/simplex-…`).
@@ -41,8 +49,18 @@ public enum StrayChildren {
             {
                 return true
             }
-            return sessionBus(of: pid)?.contains(temporary + "bus-") ?? false
+            guard let bus = sessionBus(of: pid).flatMap({ busDirectory(in: $0, temporary: temporary) }) else {
+                return false
+            }
+            return !liveBuses.contains(bus)
         }
+    }
+
+    /// `/tmp/simplex-bus-XXXXXX` within `text` (a bus address, a daemon's argument), if any.
+    private static func busDirectory(in text: String, temporary: String) -> String? {
+        guard let start = text.range(of: temporary + "bus-") else { return nil }
+        let name = text[start.upperBound...].prefix { $0 != "/" && $0 != "," && $0 != ";" }
+        return String(text[start.lowerBound..<start.upperBound]) + name
     }
 
     /// `DBUS_SESSION_BUS_ADDRESS` from the process's environment.
