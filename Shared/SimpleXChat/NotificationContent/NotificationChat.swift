@@ -33,6 +33,10 @@ public struct NotificationName: Sendable, Equatable {
         self.localAlias = localAlias
     }
 
+    /// The local alias when there is one, else the display name (iOS `Contact.displayName`,
+    /// `GroupInfo.displayName`).
+    public var localOrDisplayName: String { localAlias.isEmpty ? displayName : localAlias }
+
     /// The name chats are listed under (iOS `chatViewName`): the local alias when there is one, else the
     /// display name followed by ` / <full name>` when a different full name exists.
     public var viewName: String {

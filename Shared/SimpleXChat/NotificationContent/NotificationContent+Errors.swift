@@ -42,18 +42,15 @@ extension NotificationContent {
 
     /// A message arrived on a known connection but could not be read into a chat item (iOS
     /// `createConnectionEventNtf`), or nil when the chat is not notified. `chat` nil is a contact not yet
-    /// known; a `contactRequest` chat is the user's address receiving a request; `sender` is the member
-    /// of a group the message came from. Notified only for chats whose setting is `all`.
+    /// known, which is not notified (iOS shows the fallback only for an existing contact); a
+    /// `contactRequest` chat is the user's address receiving a request; `sender` is the member of a group
+    /// the message came from. Notified only for chats whose setting is `all`.
     public static func connectionEvent(
         user: NotificationUser, chat: NotificationChat?, sender: NotificationName? = nil,
         previewMode: NotificationPreviewMode
     ) -> NotificationContent? {
         guard user.showNotifications else { return nil }
-        guard let chat else {
-            return NotificationContent(
-                categoryIdentifier: .connectionEvent, title: "New contact:", body: "message received",
-                userId: user.userId)
-        }
+        guard let chat else { return nil }
         if case .contactRequest = chat.kind {
             return NotificationContent(
                 categoryIdentifier: .connectionEvent, title: "New contact request", userId: user.userId)

@@ -14,16 +14,17 @@ extension NotificationContent {
     public static func summary(of sources: [Source], previewMode: NotificationPreviewMode)
         -> NotificationContent?
     {
-        // The latest notifying source of each chat, chats in the order their news first arrived;
-        // chat ids are per user, so the user is part of the key.
+        // The latest source of each chat, chats in the order their news first arrived; a later item
+        // that does not notify (deleted, or an edit) replaces an earlier one, as iOS does. Chat ids
+        // are per user, so the user is part of the key.
         var order: [String] = []
         var latest: [String: Source] = [:]
-        for source in sources where make(source, previewMode: previewMode) != nil {
+        for source in sources {
             let key = "\(source.user.userId)\(source.chat.chatId)"
             if latest[key] == nil { order.append(key) }
             latest[key] = source
         }
-        let chats = order.compactMap { latest[$0] }
+        let chats = order.compactMap { latest[$0] }.filter { make($0, previewMode: previewMode) != nil }
         let messages = chats.filter { if case .received = $0.item { true } else { false } }
         let shown = messages.isEmpty ? chats : messages
         switch shown.count {

@@ -33,7 +33,7 @@ extension NotificationContent {
         case .contactConnected:
             return NotificationContent(
                 categoryIdentifier: .contactConnected,
-                title: "\(hidden ? "A new contact" : name.displayName) is connected!",
+                title: "\(hidden ? "A new contact" : name.localOrDisplayName) is connected!",
                 body: "You can now chat with \(hidden ? "this contact" : name.viewName)",
                 targetChat: chat.chatId, userId: user.userId)
         case .callInvitation(let media):
@@ -70,7 +70,7 @@ extension NotificationContent {
     /// which kind of chat it is.
     static func messageTitle(chat: NotificationChat, sender: NotificationName?, hidden: Bool) -> String {
         if case .group(let group) = chat.kind, let member = sender {
-            return hidden ? "Group message:" : "#\(group.displayName) \(member.viewName):"
+            return hidden ? "Group message:" : "#\(group.localOrDisplayName) \(member.viewName):"
         }
         return hidden ? contactHidden : "\(chat.name.viewName):"
     }

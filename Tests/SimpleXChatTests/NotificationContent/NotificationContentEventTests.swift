@@ -31,7 +31,8 @@ import Testing
         for mode in [NotificationPreviewMode.message, .contact] {
             let content = try #require(F.make(dave, .contactConnected, mode))
             #expect(content.categoryIdentifier == .contactConnected)
-            #expect(content.title == "dave is connected!")
+            // The local alias, as iOS's `Contact.displayName`.
+            #expect(content.title == "Uncle D is connected!")
             #expect(content.body == "You can now chat with Uncle D")
             #expect(content.targetChat == "@7")
             #expect(content.actions.isEmpty)
@@ -114,11 +115,9 @@ import Testing
                 user: user, chat: F.team, sender: F.bob, previewMode: .hidden)?.title
                 == "Group message:")
 
-        let unknown = try #require(
-            NotificationContent.connectionEvent(user: user, chat: nil, previewMode: .message))
-        #expect(unknown.title == "New contact:")
-        #expect(unknown.body == "message received")
-        #expect(unknown.targetChat == nil)
+        // A connection with no contact yet is not notified: iOS shows the fallback only for an
+        // existing contact.
+        #expect(NotificationContent.connectionEvent(user: user, chat: nil, previewMode: .message) == nil)
 
         let address = try #require(
             NotificationContent.connectionEvent(user: user, chat: Self.carol, previewMode: .message))

@@ -65,6 +65,19 @@ import Testing
         #expect(content?.body == "second")
     }
 
+    @Test func aLaterItemThatDoesNotNotifyReplacesAnEarlierOneOfItsChat() {
+        let bob = NotificationChat.direct(F.bob, contactId: 13)
+        let sources = [
+            NotificationContent.Source(user: F.user, chat: F.alice, item: F.received(.text("oops"))),
+            NotificationContent.Source(user: F.user, chat: F.alice, item: .received(.init(content: .silent))),
+            NotificationContent.Source(user: F.user, chat: bob, item: F.received(.text("hello"))),
+        ]
+        // alice's message was deleted after it: only bob's chat has news.
+        #expect(
+            NotificationContent.summary(of: sources, previewMode: .message)
+                == F.make(bob, F.received(.text("hello")), .message))
+    }
+
     @Test func severalChatsWithMessagesAreJoinedInTheOrderTheirNewsCame() throws {
         let carol = NotificationChat.direct(NotificationName("carol", localAlias: "C"), contactId: 30)
         let sources = [

@@ -130,11 +130,14 @@ import Testing
         let sameFullName = NotificationChat.direct(NotificationName("alice", fullName: "alice"), contactId: 3)
         #expect(F.make(sameFullName, F.received(.text("hi")), .contact)?.title == "alice:")
 
-        // A group is titled by its display name; the member by its view name.
+        // A group is titled by its local alias, else its display name (iOS `GroupInfo.displayName`);
+        // the member by its view name.
         let group = NotificationChat.group(
             NotificationName("team", fullName: "The Team", localAlias: "work"), groupId: 9)
         let member = NotificationName("bob", fullName: "Bob B", localAlias: "")
-        #expect(F.make(group, F.received(.text("hi"), from: member), .message)?.title == "#team bob / Bob B:")
+        #expect(F.make(group, F.received(.text("hi"), from: member), .message)?.title == "#work bob / Bob B:")
+        let unaliased = NotificationChat.group(NotificationName("team", fullName: "The Team"), groupId: 9)
+        #expect(F.make(unaliased, F.received(.text("hi"), from: member), .message)?.title == "#team bob / Bob B:")
     }
 
     @Test func durationsAreWrittenAsIOSWritesThem() {
