@@ -8,8 +8,9 @@ public enum ClientCommand: Equatable, Sendable {
     case defaultsReset(String)
     case help
     case version
-    /// The line mode, with relays given by `-s` (kept for the user).
-    case lineMode(servers: [String])
+    /// The line mode, with relays given by `-s` (kept for the user); `open` is a chat to open at
+    /// start (`--open @12`, as a notification click starts it).
+    case lineMode(servers: [String], open: String? = nil)
     /// `-e '<command>'`: runs one chat command (SimpleX syntax) and prints its JSON response.
     case execute(String, servers: [String])
 
@@ -48,6 +49,7 @@ public enum ClientCommand: Equatable, Sendable {
         var servers: [String] = []
         var lineMode = false
         var command: String?
+        var open: String?
         var rest = arguments[...]
         while let option = rest.first {
             rest = rest.dropFirst()
@@ -59,6 +61,12 @@ public enum ClientCommand: Equatable, Sendable {
                 guard command == nil else { throw UsageError("only one -e command at a time") }
                 command = text
                 rest = rest.dropFirst()
+            case "--open":
+                guard let chat = rest.first, chat.hasPrefix("@"), Int64(chat.dropFirst()) != nil else {
+                    throw UsageError("--open needs a chat, e.g. --open @12")
+                }
+                open = chat
+                rest = rest.dropFirst()
             case "-s", "--server":
                 guard let server = rest.first else { throw UsageError("\(option) needs a relay address (smp://...)") }
                 servers.append(server)
@@ -69,9 +77,10 @@ public enum ClientCommand: Equatable, Sendable {
         }
         if let command {
             guard !lineMode else { throw UsageError("--cli and -e cannot be used together") }
+            guard open == nil else { throw UsageError("--open goes with --cli, not -e") }
             return .execute(command, servers: servers)
         }
-        return .lineMode(servers: servers)
+        return .lineMode(servers: servers, open: open)
     }
 
     private static func noMore(_ rest: ArraySlice<String>, _ command: ClientCommand) throws(UsageError) -> ClientCommand {
@@ -86,7 +95,8 @@ public enum ClientCommand: Equatable, Sendable {
 
         commands:
           --cli [-s smp://...]...     the chat in line mode, as the SimpleX terminal CLI (-s/--server:
-                                      your relays, repeatable, kept for next time; /help inside)
+                                      your relays, repeatable, kept for next time; /help inside;
+                                      --open @12 opens that chat at start, as a notification click does)
           -e '<command>' [-s ...]     run one chat command in SimpleX's syntax (/u, /_get chats 1 pcc=on,
                                       /_get chat @1 count=20, /_send @1 json [...], ...) and print its
                                       JSON response; exit 1 when the command fails, 64 when it is not

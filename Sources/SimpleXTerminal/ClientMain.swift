@@ -38,8 +38,10 @@ public struct ClientMain: Sendable {
         case .version:
             output("simplex-chat \(Self.version)")
             return ExitStatus.ok
-        case .lineMode(let servers):
-            return await LineMode(environment: environment, servers: servers, output: output, errors: errors).run()
+        case .lineMode(let servers, let open):
+            return await LineMode(
+                environment: environment, servers: servers, open: open, output: output, errors: errors
+            ).run()
         case .execute(let text, let servers):
             return await ExecuteCommand(environment: environment, text: text, servers: servers, output: output, errors: errors).run()
         case .status:

@@ -47,6 +47,11 @@ struct CoreAccess {
         }
     }
 
+    /// Answers `OpenChat` on the client's bus name with `open` (a notification click).
+    func exportOpenChat(_ open: @escaping @Sendable (String) async -> Void) async {
+        handoff.exportOpenChat(open)
+    }
+
     /// Opens the chat core for the active user.
     func openChat() async throws(ClientFailure) -> ChatController {
         do { return try await ChatController.open(groupDirectory: container.path, secrets: secrets) } catch {

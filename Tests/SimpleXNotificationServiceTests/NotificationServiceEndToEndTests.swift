@@ -31,8 +31,10 @@ struct NotificationServiceEndToEndTests {
         }
 
         /// Alice's notification service, started; `state` is where it should settle.
-        func service(reaching state: NSEState = .active) async throws -> ServiceProcess {
-            let service = try await ServiceProcess(for: alice, bus: bus)
+        func service(reaching state: NSEState = .active, extra: [String: String?] = [:]) async throws
+            -> ServiceProcess
+        {
+            let service = try await ServiceProcess(for: alice, bus: bus, extra: extra)
             try await service.reach(state)
             return service
         }
@@ -367,13 +369,53 @@ struct NotificationServiceChatSettingsTests {
 /// ActionInvoked), and carried out by the service.
 @Suite(.timeLimit(.minutes(3)))
 struct NotificationServiceActionTests {
+    @Test func aClickOpensTheChatInTheRunningClient() async throws {
+        let users = try await NotificationServiceEndToEndTests.Users()
+        let server = try users.notifications
+        let service = try await users.service()
+        users.bob.send("@alice look at this")
+        let call = try #require(try await server.notifyCalls(atLeast: 1).first)
+        #expect(call.actions == ["default", "Open", "mark-read", "Mark read"])
+        // The user opens the client; the notification is still on screen, and they click it.
+        let client = try await users.client()
+        try await server.emitActionInvoked(id: 1, action: "default")
+        try await client.expectLine("bob: the chat is open .*")
+        try await client.expectLine(#"\d\d:\d\d bob> look at this"#)
+        // A bare line now goes to bob.
+        client.send("seen it")
+        try await users.bob.expectLine(#"\d\d:\d\d alice> seen it"#)
+        try await client.quit()
+        #expect(try await service.stop() == 0)
+        try await users.bob.quit()
+    }
+
+    @Test func aClickWithoutAClientStartsItInATerminalOnThatChat() async throws {
+        let users = try await NotificationServiceEndToEndTests.Users()
+        let server = try users.notifications
+        // A terminal emulator that writes down what it was asked to run.
+        let recorded = users.alice.appending("terminal-arguments")
+        let terminal = users.alice.appending("terminal")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(recorded)\n".write(toFile: terminal, atomically: true, encoding: .utf8)
+        chmod(terminal, 0o755)
+        let service = try await users.service(extra: ["SIMPLEX_TERMINAL": terminal])
+        users.bob.send("@alice come and see")
+        _ = try await server.notifyCalls(atLeast: 1)
+        try await server.emitActionInvoked(id: 1, action: "default")
+        #expect(await eventually { FileManager.default.fileExists(atPath: recorded) })
+        try await Task.sleep(for: .milliseconds(200))
+        let arguments = try String(contentsOfFile: recorded, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(arguments == ["-e", try BuiltProducts.path("simplex-chat"), "--cli", "--open", "@1"])
+        #expect(try await service.stop() == 0)
+        try await users.bob.quit()
+    }
+
     @Test func markReadOnAMessageNotificationReadsTheChatAndClosesIt() async throws {
         let users = try await NotificationServiceEndToEndTests.Users()
         let server = try users.notifications
         let service = try await users.service()
         users.bob.send("@alice read me later")
         let call = try #require(try await server.notifyCalls(atLeast: 1).first)
-        #expect(call.actions == ["mark-read", "Mark read"])
+        #expect(call.actions == ["default", "Open", "mark-read", "Mark read"])
         try await server.emitActionInvoked(id: 1, action: "mark-read")
         #expect(await eventually { (try? await server.closeCalls()) == [1] })
         try await service.reach(.active)

@@ -16,6 +16,7 @@ import Testing
             try ClientCommand.parse(["-e", "/u", "--server", "smp://a@b"])
                 == .execute("/u", servers: ["smp://a@b"]))
         #expect(try ClientCommand.parse(["--cli", "-s", "smp://a@b"]) == .lineMode(servers: ["smp://a@b"]))
+        #expect(try ClientCommand.parse(["--cli", "--open", "@12"]) == .lineMode(servers: [], open: "@12"))
     }
 
     @Test func mistakesAreOneLineUsageErrors() {
@@ -33,6 +34,12 @@ import Testing
         }
         #expect(throws: UsageError("unexpected argument 'x' with --cli: see simplex-chat --help")) {
             try ClientCommand.parse(["--cli", "x"])
+        }
+        #expect(throws: UsageError("--open needs a chat, e.g. --open @12")) {
+            try ClientCommand.parse(["--cli", "--open", "bob"])
+        }
+        #expect(throws: UsageError("--open goes with --cli, not -e")) {
+            try ClientCommand.parse(["-e", "/u", "--open", "@1"])
         }
     }
 }

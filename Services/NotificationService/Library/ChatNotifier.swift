@@ -7,11 +7,14 @@ import SimpleXDesktop
 /// chat, replaced as more arrive. A missing, restarting or hanging notification server is logged
 /// once and never holds up receiving: the core does not wait for this.
 ///
-/// Where the server shows actions, a message notification has "Mark read", and a contact request
-/// "Accept" and "Reject"; `action(for:)` says what a click on one asks the chat to do.
+/// Where the server shows actions, a click on a contact's notification opens the chat, a message
+/// notification has "Mark read", and a contact request "Accept" and "Reject"; `action(for:)` says
+/// what a click on one asks for.
 actor ChatNotifier {
     /// What an action on a notification asks the chat core to do.
     enum Intent: Equatable, Sendable {
+        /// A click on the notification: open its chat (`@12`).
+        case openChat(String)
         case markRead(contactId: Int64)
         case acceptContact(requestId: Int64)
         case rejectContact(requestId: Int64)
@@ -87,6 +90,7 @@ actor ChatNotifier {
             guard let target = targets[handle] else { return nil }
             let intent: Intent?
             switch (target, actionID) {
+            case (.contact(let id), DesktopNotification.Action.defaultID): intent = .openChat("@\(id)")
             case (.contact(let id), Self.markReadAction.id): intent = .markRead(contactId: id)
             case (.contactRequest(let id), NotificationContent.Action.acceptContact.rawValue):
                 intent = .acceptContact(requestId: id)
@@ -115,7 +119,9 @@ actor ChatNotifier {
         guard capabilities?.contains("actions") == true, let target else { return [] }
         switch target {
         case .contact:
-            return content.categoryIdentifier == .messageReceived ? [Self.markReadAction] : []
+            // A click opens the chat; a message can also be marked read from here.
+            let open = DesktopNotification.Action.default(label: "Open")
+            return content.categoryIdentifier == .messageReceived ? [open, Self.markReadAction] : [open]
         case .contactRequest:
             return content.actions.filter { [.acceptContact, .rejectContact].contains($0) }
                 .map { DesktopNotification.Action(id: $0.rawValue, label: $0.label) }

@@ -86,12 +86,17 @@ actor NotificationService {
     /// Does what a notification's action asked, on the running core; while the client runs the
     /// chat, it is the client's to do (the user sees the chat there).
     private func carryOut(_ intent: ChatNotifier.Intent) async {
+        if case .openChat(let ref) = intent {
+            await open(ref)
+            return
+        }
         guard let core else {
             log("a notification action came while the client runs the chat: left to the client")
             return
         }
         let command: ChatCommand
         switch intent {
+        case .openChat: return
         case .markRead(let contactId): command = .apiChatRead(.direct(contactId))
         case .acceptContact(let requestId): command = .apiAcceptContact(incognito: false, contactReqId: requestId)
         case .rejectContact(let requestId): command = .apiRejectContact(contactReqId: requestId)
@@ -101,6 +106,23 @@ actor NotificationService {
             let kind = Mirror(reflecting: error).children.first?.label ?? "\(type(of: error))"
             log("a notification action (\(command.cmdString.prefix { $0 != " " })) failed: \(kind)")
         }
+    }
+
+    /// Opens chat `ref` for the user: on the running client (`OpenChat`), else by starting the
+    /// client in a terminal emulator (`ClientLauncher`) with `--open`.
+    private func open(_ ref: String) async {
+        if (try? await bus.nameHasOwner(names.client)) == true {
+            do {
+                _ = try await bus.call(
+                    destination: names.client, path: CoordinationNames.clientPath,
+                    interface: CoordinationNames.clientInterface, method: "OpenChat", arguments: [.string(ref)],
+                    timeout: .seconds(5))
+                return
+            } catch {
+                log("the client did not open the chat: \(error)")
+            }
+        }
+        do { try ClientLauncher(environment: environment).launch(open: ref) } catch { log("\(error)") }
     }
 
     /// Stops the core and lets go of everything; returns when done.

@@ -74,11 +74,27 @@ public struct ClientHandoff: Sendable {
     /// core.lock already decided who runs.
     public func announce() async {
         guard let bus else { return }
-        let defaults = defaults
-        try? bus.export(
-            path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
-            methods: ["GetState": { _ in [.string(defaults[.appState].rawValue)] }])
+        exportMethods(openChat: nil)
         try? await bus.requestName(names.client)
+    }
+
+    /// Answers `OpenChat(s chatRef)` with `open`, once the client can open chats.
+    public func exportOpenChat(_ open: @escaping @Sendable (String) async -> Void) {
+        exportMethods(openChat: open)
+    }
+
+    private func exportMethods(openChat: (@Sendable (String) async -> Void)?) {
+        guard let bus else { return }
+        let defaults = defaults
+        var methods: [String: DBusMethodHandler] = ["GetState": { _ in [.string(defaults[.appState].rawValue)] }]
+        if let openChat {
+            methods["OpenChat"] = { call in
+                guard case .string(let ref) = try call.arguments(matching: "s")[0] else { return [] }
+                await openChat(ref)
+                return []
+            }
+        }
+        try? bus.export(path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface, methods: methods)
     }
 
     private func attempt(_ path: String) throws(Failure) -> FileLock? {

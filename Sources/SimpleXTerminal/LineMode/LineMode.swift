@@ -9,6 +9,8 @@ import Synchronization
 struct LineMode {
     let environment: [String: String]
     let servers: [String]
+    /// A chat to open at start (`--open @12`).
+    var open: String? = nil
     let output: @Sendable (String) -> Void
     let errors: @Sendable (String) -> Void
     let view = CLIView()
@@ -88,6 +90,12 @@ struct LineMode {
         await chat.start()
         let user = await chat.user
         output("Current user: \(user.profile.displayName)")
+        // A notification click opens a chat: at start (--open), or on the running client (OpenChat).
+        let opener: @Sendable (String) async -> Void = { [view, output] ref in
+            await Self.openChat(ref, chat: chat, session: session, view: view, output: output)
+        }
+        await access.exportOpenChat(opener)
+        if let open { await opener(open) }
         while let line = await input.nextLine() {
             if let limit = input.terminalLineLimit, line.utf8.count >= limit {
                 // The terminal dropped what came after: sending the rest would send a cut message.
@@ -112,6 +120,24 @@ struct LineMode {
         await chat.stop()
         await printer.value
         return ExitStatus.ok
+    }
+
+    /// Makes the chat `ref` (`@12`) the active one and prints its last messages, as `/tail` does.
+    private static func openChat(
+        _ ref: String, chat: ChatController, session: Session, view: CLIView, output: @Sendable (String) -> Void
+    ) async {
+        guard ref.hasPrefix("@"), let id = Int64(ref.dropFirst()),
+            let contact = try? await chat.contact(id: id)
+        else {
+            output("error: no chat \(ref) to open")
+            return
+        }
+        session.setActive(contact.viewName)
+        output("\(contact.viewName): the chat is open (a bare line goes there)")
+        for item in (try? await chat.lastItems(in: contact.localDisplayName, count: 10)) ?? [] {
+            view.item(item, contact: contact).forEach(output)
+        }
+        try? await chat.markRead(contact.localDisplayName)
     }
 
     private func perform(_ command: CLICommand, chat: ChatController, session: Session) async throws {
