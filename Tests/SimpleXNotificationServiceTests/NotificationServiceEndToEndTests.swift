@@ -129,6 +129,26 @@ struct NotificationServiceEndToEndTests {
         try await bob.quit()
     }
 
+    @Test func theClientSaysItsStateOnTheBus() async throws {
+        let users = try await Users(notificationServer: false)
+        let names = try ServiceProcess.names(users.alice)
+        let connection = try await DBusConnection(address: users.bus.address)
+        defer { connection.close() }
+        let changes = try await connection.signals(
+            interface: CoordinationNames.clientInterface, member: CoordinationNames.stateChanged,
+            sender: names.client)
+        var iterator = changes.makeAsyncIterator()
+        let client = try await users.client()
+        #expect(await iterator.next()?.arguments == [.string("active")])
+        let state = try await connection.call(
+            destination: names.client, path: CoordinationNames.clientPath,
+            interface: CoordinationNames.clientInterface, method: "GetState")
+        #expect(state == [.string("active")])
+        try await client.quit()
+        #expect(await iterator.next()?.arguments == [.string("suspended")])
+        try await users.bob.quit()
+    }
+
     @Test func aClientKilledWithSIGKILLIsTakenOverByTheService() async throws {
         let users = try await Users()
         let (bob, server) = (users.bob, try users.notifications)

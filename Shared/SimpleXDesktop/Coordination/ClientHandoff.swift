@@ -60,8 +60,10 @@ public struct ClientHandoff: Sendable {
     /// mode, `Resume` (D-Bus activation starts the service when it is not running).
     public func handBack(_ lock: FileLock, stopped: Bool = false) async {
         lock.unlock()
-        try? defaults.set(.appState, stopped ? .stopped : .suspended)
+        let state: AppState = stopped ? .stopped : .suspended
+        try? defaults.set(.appState, state)
         guard let bus else { return }
+        await stateChanged(state)
         try? await bus.releaseName(names.client)
         guard !stopped, defaults[.notificationMode] == .instant else { return }
         _ = try? await bus.call(
@@ -76,6 +78,14 @@ public struct ClientHandoff: Sendable {
         guard let bus else { return }
         exportMethods(openChat: nil)
         try? await bus.requestName(names.client)
+        await stateChanged(defaults[.appState])
+    }
+
+    /// `StateChanged(appState)` from the client's object.
+    private func stateChanged(_ state: AppState) async {
+        try? await bus?.emitSignal(
+            path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
+            name: CoordinationNames.stateChanged, arguments: [.string(state.rawValue)])
     }
 
     /// Answers `OpenChat(s chatRef)` with `open`, once the client can open chats.
