@@ -39,6 +39,27 @@ struct NotificationServiceEndToEndTests {
             return service
         }
 
+        /// `simplex-nse --once` as Alice, run to its end.
+        func once() async throws -> ChildProcess {
+            let process = try ChildProcess(
+                try BuiltProducts.path("simplex-nse"), ["--once"], environment: CLIUser.environment(alice, bus: bus))
+            _ = try await process.wait(timeout: .seconds(60))
+            return process
+        }
+
+        /// The relay's statistics line, asked for now.
+        func relayStatistics() async throws -> String {
+            let before = relay.log.filter { $0.contains("stats: ") }.count
+            relay.requestStatistics()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                let lines = relay.log.filter { $0.contains("stats: ") }
+                if lines.count > before { return lines.last! }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw TestSupportError("the relay printed no statistics: \(relay.log.suffix(5))")
+        }
+
         /// Alice's line mode, on the bus.
         func client() async throws -> CLIUser {
             try await CLIUser("alice", relay: relay, directory: alice, bus: bus)
@@ -479,5 +500,98 @@ struct NotificationServiceActionTests {
         #expect(listed.contains(#""localDisplayName":"carol""#) && !listed.contains(#""localDisplayName":"dave""#))
         #expect(try await service.stop() == 0)
         for user in [users.bob, carol, dave] { try await user.quit() }
+    }
+}
+
+/// Periodic mode: `simplex-nse --once` (the timer's pass) and `ReceiveNow`.
+@Suite(.timeLimit(.minutes(3)))
+struct NotificationServicePeriodicTests {
+    typealias Users = NotificationServiceEndToEndTests.Users
+
+    /// The numbers of the SUB, END and GET commands the relay has seen.
+    static func counts(_ statistics: String) throws -> (subscriptions: Int, ended: Int, gets: Int) {
+        let match = try #require(statistics.firstMatch(of: /subscriptions (\d+) \(ended (\d+)\), gets (\d+)/))
+        return (Int(match.1)!, Int(match.2)!, Int(match.3)!)
+    }
+
+    @Test func aPassReceivesWithGETOnlyNotifiesOnceAndExits() async throws {
+        let users = try await Users()
+        let (bob, server) = (users.bob, try users.notifications)
+        try users.defaults.set(.notificationMode, .periodic)
+        let before = try Self.counts(try await users.relayStatistics())
+        bob.send("@alice one while you sleep")
+        bob.send("@alice two while you sleep")
+        // Until both are on the relay and taken: each pass takes what is there.
+        var passes: [ChildProcess] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await server.notifyCalls().count < 2, ContinuousClock.now < deadline {
+            let pass = try await users.once()
+            #expect(try await pass.wait() == 0, "\(pass.allErrors)")
+            #expect(pass.allErrors.contains { $0.contains("received ") && $0.contains("waiting message(s)") })
+            passes.append(pass)
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let calls = try await server.notifyCalls()
+        #expect(calls.map(\.body) == ["one while you sleep", "two while you sleep"])
+        #expect(calls.allSatisfy { $0.summary == "bob:" })
+        // Only GET: no subscription made, none ended; the service left nothing running.
+        let after = try Self.counts(try await users.relayStatistics())
+        #expect(after.subscriptions == before.subscriptions)
+        #expect(after.ended == before.ended)
+        #expect(after.gets > before.gets)
+        #expect(try users.defaults[.nseState] == .suspended)
+        // Another pass finds nothing new and notifies nothing.
+        let last = try await users.once()
+        #expect(last.allErrors.contains("simplex-nse: received 0 waiting message(s)"), "\(last.allErrors)")
+        #expect(try await server.notifyCalls().count == 2)
+        // The client shows them in the chat, each once, and they are not notified again.
+        let chat = try await users.execute("/_get chat @1 count=10")
+        let items = chat.allOutput.joined()
+        for text in ["one while you sleep", "two while you sleep"] {
+            #expect(items.components(separatedBy: "\"text\":\"\(text)\"").count == 2, "\(text) not stored exactly once")
+        }
+        for pass in passes + [last] {
+            for secret in ["while you sleep", "bob"] { #expect(!pass.allErrors.joined().contains(secret)) }
+        }
+        try await bob.quit()
+    }
+
+    @Test func aPassWhileTheClientRunsLeavesItsSubscriptionsAlone() async throws {
+        let users = try await Users()
+        try users.defaults.set(.notificationMode, .periodic)
+        let client = try await users.client()
+        let before = try Self.counts(try await users.relayStatistics())
+        let pass = try await users.once()
+        #expect(try await pass.wait() == 0)
+        #expect(pass.allErrors == ["simplex-nse: the client runs the chat: it receives everything itself"])
+        let after = try Self.counts(try await users.relayStatistics())
+        #expect(after.ended == before.ended)
+        users.bob.send("@alice still subscribed?")
+        try await client.expectLine(#"\d\d:\d\d bob> still subscribed\?"#)
+        try await client.quit()
+        try await users.bob.quit()
+    }
+
+    @Test func aPassWhileTheInstantServiceRunsAsksItToReceive() async throws {
+        let users = try await Users()
+        let service = try await users.service()
+        let pass = try await users.once()
+        #expect(try await pass.wait() == 0)
+        #expect(pass.allErrors == ["simplex-nse: the service runs (pid \(service.process.pid)): asked it to receive now"])
+        #expect(await service.state() == NSEState.active.rawValue)
+        #expect(try await service.stop() == 0)
+        try await users.bob.quit()
+    }
+
+    @Test func offModeReceivesNothingInTheBackground() async throws {
+        let users = try await Users()
+        try users.defaults.set(.notificationMode, .off)
+        users.bob.send("@alice nobody listens")
+        try await Task.sleep(for: .milliseconds(500))
+        let pass = try await users.once()
+        #expect(try await pass.wait() == 0)
+        #expect(pass.allErrors.first?.contains("notificationMode is off") == true)
+        #expect(try await users.notifications.notifyCalls().isEmpty)
+        try await users.bob.quit()
     }
 }

@@ -11,10 +11,12 @@ final class ServiceProcess: Sendable {
     private let connection: DBusConnection
 
     /// Starts the service for the user in `directory` (a `CLIUser`'s), on `bus`, with `extra`
-    /// environment (the terminal it opens chats in).
-    init(for directory: TemporaryDirectory, bus: TestBus, extra: [String: String?] = [:]) async throws {
+    /// environment (the terminal it opens chats in), and `arguments` (`--once`).
+    init(
+        for directory: TemporaryDirectory, bus: TestBus, arguments: [String] = [], extra: [String: String?] = [:]
+    ) async throws {
         let environment = CLIUser.environment(directory, bus: bus).merging(extra) { $1 }
-        process = try ChildProcess(try BuiltProducts.path("simplex-nse"), [], environment: environment)
+        process = try ChildProcess(try BuiltProducts.path("simplex-nse"), arguments, environment: environment)
         names = try Self.names(directory)
         connection = try await DBusConnection(address: bus.address)
     }

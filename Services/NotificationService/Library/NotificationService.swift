@@ -22,6 +22,13 @@ actor NotificationService {
     private var nextCall: UInt64 = 1
     private var finishedWaiters: [CheckedContinuation<Void, Never>] = []
     private var isFinished = false
+    /// Who waits for the service to settle (no core running, nothing starting): `receiveOnce`.
+    private var settledWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The task handing the running core's events to the notifier, kept so `--once` can wait for
+    /// the notifications of its pass before it exits.
+    private var notifying: Task<Void, Never>?
+    /// Since when no core runs or starts (nil while one does).
+    private var idleSince: ContinuousClock.Instant? = .now
     /// How long a takeover waits for core.lock: a crashed client's lock is released by the kernel,
     /// which may be after the bus saw its name go.
     var lockWait: Duration = .seconds(2)
@@ -43,7 +50,10 @@ actor NotificationService {
 
     /// Exports the interface and watches the client's name; the name itself is requested by the
     /// caller, before this, so a second instance stops before it touches anything.
-    func start() async throws {
+    ///
+    /// With `startReceiving` false (`--once`, and a service started in periodic mode) nothing
+    /// starts until a pass or `Resume` asks for it.
+    func start(startReceiving: Bool = true) async throws {
         try bus.export(
             path: CoordinationNames.servicePath, interface: CoordinationNames.serviceInterface,
             methods: [
@@ -54,6 +64,10 @@ actor NotificationService {
                 },
                 "Resume": { [weak self] _ in
                     await self?.wanted()
+                    return []
+                },
+                "ReceiveNow": { [weak self] _ in
+                    await self?.receiveNow()
                     return []
                 },
                 "GetState": { [weak self] _ in
@@ -80,7 +94,7 @@ actor NotificationService {
                 await self.carryOut(intent)
             }
         }
-        await wanted()
+        if startReceiving { await wanted() }
     }
 
     /// Does what a notification's action asked, on the running core; while the client runs the
@@ -134,10 +148,43 @@ actor NotificationService {
 
     var state: NSEState { machine.state }
 
+    /// Whether no core has run or started for `duration` (a periodic-mode service then exits).
+    func hasBeenIdle(for duration: Duration) -> Bool {
+        guard let idleSince else { return false }
+        return ContinuousClock.now - idleSince >= duration
+    }
+
     // MARK: - Events
 
     private func wanted() async {
         await handle(.wanted(instant: defaults[.notificationMode] == .instant))
+    }
+
+    /// `ReceiveNow`: in instant mode, subscribe if not yet (the client is not running); in
+    /// periodic mode, one pass; in off mode nothing (no background receiving at all).
+    private func receiveNow() async {
+        switch defaults[.notificationMode] {
+        case .instant: await wanted()
+        case .periodic: await handle(.passRequested)
+        case .off: log("ReceiveNow: notificationMode is off, nothing is received in the background")
+        }
+    }
+
+    /// One pass (`simplex-nse --once`): what waits on the relays is received with GET and
+    /// notified; returns once the core is stopped and core.lock released again (at once when the
+    /// client holds it), with the pass's notifications shown or given up within `notificationWait`.
+    func receiveOnce(notificationWait: Duration = .seconds(15)) async {
+        await handle(.passRequested)
+        if !machine.state.inactive { await withCheckedContinuation { settledWaiters.append($0) } }
+        guard let notifying else { return }
+        self.notifying = nil
+        let shown = Task { await notifying.value }
+        let timer = Task {
+            try? await Task.sleep(for: notificationWait)
+            shown.cancel()
+        }
+        await shown.value
+        timer.cancel()
     }
 
     private func suspend(timeoutMs: UInt32) async -> Bool {
@@ -167,6 +214,11 @@ actor NotificationService {
             try? await bus.emitSignal(
                 path: CoordinationNames.servicePath, interface: CoordinationNames.serviceInterface,
                 name: CoordinationNames.stateChanged, arguments: [.string(state.rawValue)])
+            idleSince = state.inactive ? (idleSince ?? .now) : nil
+            if state == .suspended {
+                for waiter in settledWaiters { waiter.resume() }
+                settledWaiters.removeAll()
+            }
         case .takeLock:
             let taken: FileLock?
             do { taken = try await FileLock.acquire(path: container.coreLockPath, timeout: lockWait) } catch {
@@ -182,8 +234,24 @@ actor NotificationService {
             }
         case .startCore:
             do {
-                core = try await startCore()
+                let started = try await openCore()
+                core = started
+                await started.start()
                 await handle(.coreStarted)
+            } catch {
+                await handle(.coreFailed(reason: error.description))
+            }
+        case .receivePending:
+            do {
+                let opened = try await openCore()
+                // Kept before the pass so a Suspend meanwhile stops it (the pass then ends early).
+                core = opened
+                let receipt = await opened.receivePending()
+                log("received \(receipt.messages) waiting message(s)")
+                if receipt.unreachableServers > 0 {
+                    log("\(receipt.unreachableServers) relay(s) could not be reached: their messages wait there")
+                }
+                await handle(.passFinished)
             } catch {
                 await handle(.coreFailed(reason: error.description))
             }
@@ -216,8 +284,8 @@ actor NotificationService {
         let description: String
     }
 
-    /// Opens the keychain and the databases and starts receiving; each event goes to the notifier.
-    private func startCore() async throws(CoreFailure) -> ChatController {
+    /// Opens the keychain and the databases; each event of the core goes to the notifier.
+    private func openCore() async throws(CoreFailure) -> ChatController {
         let secrets: AgentSecrets
         do {
             let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
@@ -231,10 +299,12 @@ actor NotificationService {
         }
         let user = await chat.user
         let notifier = notifier
-        Task {
-            for await event in chat.events { await notifier.notify(event, user: user) }
+        notifying = Task {
+            for await event in chat.events {
+                guard !Task.isCancelled else { return }
+                await notifier.notify(event, user: user)
+            }
         }
-        await chat.start()
         return chat
     }
 }

@@ -6,7 +6,7 @@ import SimpleXSystem
 /// The `simplex-nse` program; the executable's main only calls `run`.
 public enum ServiceMain {
     static let usage = """
-        usage: simplex-nse [status | --help]
+        usage: simplex-nse [--once | status | --help]
 
         The background receiving service of SimpleX Chat for Linux (the iOS Notification Service
         Extension's counterpart). With no arguments it serves on the session bus as
@@ -14,9 +14,16 @@ public enum ServiceMain {
         running, it keeps the chat's subscriptions, receives messages and shows notifications whose
         text follows ntfPreviewMode (hidden, contact or message). When the client starts, it asks the
         service to suspend and takes the chat over; when the client quits, the service resumes.
+        In periodic mode it serves only to answer ReceiveNow, and exits when idle.
 
+          --once    periodic mode's pass (run by simplex-nse-periodic.timer every 10 minutes):
+                    receive what waits on the relays without subscribing (SMP GET, so the
+                    client's subscriptions are never ended), notify, and exit; when the service
+                    runs already, ask it to receive now instead
           status    what the service is doing (its state, the modes, who holds core.lock)
           --help    this text
+
+        simplex-chat notifications [instant | periodic | off] chooses the mode.
 
         The group directory is SIMPLEX_GROUP_DIR, else $XDG_DATA_HOME/simplex, else
         ~/.local/share/simplex, as for simplex-chat.
@@ -28,7 +35,9 @@ public enum ServiceMain {
     {
         switch arguments {
         case []:
-            return await serve(environment: environment)
+            return await serve(once: false, environment: environment)
+        case ["--once"]:
+            return await serve(once: true, environment: environment)
         case ["status"]:
             return await ServiceStatus(environment: environment, output: standardOutput).run()
         case ["--help"], ["-h"], ["help"]:
@@ -40,7 +49,11 @@ public enum ServiceMain {
         }
     }
 
-    private static func serve(environment: [String: String]) async -> Int32 {
+    /// How long a service started in periodic mode (by D-Bus activation, for `ReceiveNow`) stays
+    /// once it has nothing to do.
+    static let periodicIdleExit: Duration = .seconds(10)
+
+    private static func serve(once: Bool, environment: [String: String]) async -> Int32 {
         let log: @Sendable (String) -> Void = { standardError("simplex-nse: \($0)") }
         let container: GroupContainer
         do { container = try GroupContainer.open(environment: environment) } catch {
@@ -54,16 +67,27 @@ public enum ServiceMain {
         }
         defer { bus.close() }
         let names = CoordinationNames(container: container, environment: environment)
+        let defaults = GroupDefaults(container: container) { log("\($0)") }
+        let mode = defaults[.notificationMode]
+        guard mode != .off else {
+            log("notificationMode is off: nothing is received in the background (simplex-chat notifications turns it on)")
+            return 0
+        }
+        if once, (try? await bus.nameHasOwner(names.client)) == true {
+            log("the client runs the chat: it receives everything itself")
+            return 0
+        }
         do { try await bus.requestName(names.service) } catch {
             let owner = await ServiceStatus.ownerDescription(of: names.service, on: bus)
-            log("already running\(owner) for \(container.path)")
-            return 1
-        }
-        let defaults = GroupDefaults(container: container) { log("\($0)") }
-        guard defaults[.notificationMode] == .instant else {
-            log(
-                "notificationMode is \(defaults[.notificationMode].rawValue): nothing to receive in the background "
-                    + "(simplex-chat notifications instant turns it on)")
+            guard once else {
+                log("already running\(owner) for \(container.path)")
+                return 1
+            }
+            // The service runs (instant mode, or a pass asked over the bus): it receives.
+            _ = try? await bus.call(
+                destination: names.service, path: CoordinationNames.servicePath,
+                interface: CoordinationNames.serviceInterface, method: "ReceiveNow", timeout: .seconds(5))
+            log("the service runs\(owner): asked it to receive now")
             return 0
         }
         let service = NotificationService(
@@ -71,19 +95,26 @@ public enum ServiceMain {
             // A notification server may be slow (a busy desktop): each call waits up to 10 s, off the
             // receive path, before the notification is given up and that is logged.
             presenter: NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(10)), log: log)
-        do { try await service.start() } catch {
+        do { try await service.start(startReceiving: !once && mode == .instant) } catch {
             log("cannot serve on the session bus: \(error)")
             return 1
         }
-        log("serving \(container.path) as \(names.service)")
-        await waitForTermination(bus: bus)
+        if once {
+            await service.receiveOnce()
+            await service.shutdown()
+            return 0
+        }
+        log("serving \(container.path) as \(names.service) (\(mode.rawValue) mode)")
+        let idle: (@Sendable () async -> Bool)? =
+            mode == .instant ? nil : { @Sendable in await service.hasBeenIdle(for: periodicIdleExit) }
+        await waitForTermination(bus: bus, idle: idle)
         await service.shutdown()
         log("stopped")
         return 0
     }
 
-    /// Returns on SIGTERM or SIGINT, or when the session bus goes away.
-    private static func waitForTermination(bus: DBusConnection) async {
+    /// Returns on SIGTERM or SIGINT, when the session bus goes away, or when `idle` says so.
+    private static func waitForTermination(bus: DBusConnection, idle: (@Sendable () async -> Bool)?) async {
         let (stopped, stop) = AsyncStream<Void>.makeStream()
         var sources: [DispatchSourceSignal] = []
         for signalNumber in [SIGTERM, SIGINT] {
@@ -94,7 +125,10 @@ public enum ServiceMain {
             sources.append(source)
         }
         let watcher = Task {
-            while bus.isConnected, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(200)) }
+            while bus.isConnected, !Task.isCancelled {
+                if let idle, await idle() { break }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
             stop.yield()
         }
         for await _ in stopped { break }

@@ -293,6 +293,7 @@ extension Agent {
         let due = pendingAcks
         pendingAcks = []
         guard !due.isEmpty, !stopped else { return }
+        outstandingAcks += due.count
         for (server, acks) in Dictionary(grouping: due, by: \.queue.server) {
             let requests = acks.map {
                 SMPRequest(
@@ -316,12 +317,13 @@ extension Agent {
         async
     {
         // Cannot connect: left on the relay, they come again after resubscribing.
-        guard let client = try? await client(for: server) else { return }
+        guard let client = try? await client(for: server) else { return acknowledgementsDone(acks.count) }
         for (ack, reply) in zip(acks, await client.sendBatch(requests)) { await acknowledged(ack, reply) }
     }
 
     /// The relay's reply to an ACK: recorded, and the next message it returned processed.
     private func acknowledged(_ ack: PendingAck, _ reply: Result<SMPResponse, SMPClientError>) async {
+        defer { acknowledgementsDone(1) }
         // Stopped meanwhile: the record could not be written any more, and a message the relay
         // sent with the reply comes again at the next subscription.
         guard !stopped else { return }

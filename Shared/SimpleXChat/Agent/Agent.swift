@@ -45,6 +45,9 @@ public actor Agent {
     /// Relay ACKs that committed messages have made due (`acknowledgeLater`), sent together when
     /// the batch's effects have run (`sendPendingAcks`).
     var pendingAcks: [PendingAck] = []
+    /// ACKs sent and not answered yet, and who waits for them all (`receivePending`).
+    var outstandingAcks = 0
+    var ackWaiters: [CheckedContinuation<Void, Never>] = []
     /// The hourly deletion of old message records (`expireRecords`).
     var expiry: Task<Void, Never>?
     /// Connected relay clients (`client(for:)`).
@@ -153,6 +156,7 @@ public actor Agent {
         await pool.close()
         try? store.flushDeferred()
         store.close()
+        acknowledgementsDone(outstandingAcks)
         sink.finish()
     }
 

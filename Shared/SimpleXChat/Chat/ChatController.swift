@@ -81,6 +81,24 @@ public actor ChatController {
 
     /// Starts receiving: subscriptions, delivery, and agent events turned into chat events.
     public func start() async {
+        startEvents()
+        await agent.start()
+        await resumeFileTransfers()
+        startExpiry()
+    }
+
+    /// The periodic mode's pass (`simplex-nse --once`): what waits on the relays is taken with GET,
+    /// never SUB (another process's subscriptions stay), and turned into chat events as when
+    /// subscribed. Nothing else starts (no file transfers, no expiry); `stop` after it returns
+    /// waits until every event this led to is handled.
+    public func receivePending() async -> Agent.PendingReceipt {
+        startEvents()
+        return await agent.receivePending()
+    }
+
+    /// Agent events, turned into chat events, until the agent stops.
+    private func startEvents() {
+        guard agentEvents == nil else { return }
         let agent = self.agent
         // Events are taken in batches, as many as have arrived: the received messages of a
         // batch are stored with one commit (ChatController+Receive).
@@ -99,9 +117,6 @@ public actor ChatController {
             await self.handle(batch: inbox.takeAll())
             await pump.value
         }
-        await agent.start()
-        await resumeFileTransfers()
-        startExpiry()
     }
 
     public func stop() async {

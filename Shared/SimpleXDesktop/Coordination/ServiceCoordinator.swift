@@ -14,6 +14,11 @@ public struct ServiceCoordinator: Sendable, Equatable {
         /// was called, or the client's bus name vanished (the client quit or crashed). `instant` is
         /// the notification mode as GroupDefaults says at that moment.
         case wanted(instant: Bool)
+        /// One pass of receiving what waits on the relays (periodic mode: `simplex-nse --once`, or
+        /// `ReceiveNow` when the mode is not instant), with GET, then stopping again.
+        case passRequested
+        /// The pass has taken everything that waited (or failed to reach a relay).
+        case passFinished
         /// core.lock was taken.
         case lockAcquired
         /// core.lock is held by another process (the client) after the wait.
@@ -41,6 +46,9 @@ public struct ServiceCoordinator: Sendable, Equatable {
         case takeLock
         /// Start the chat core (it subscribes every queue); report `coreStarted` or `coreFailed`.
         case startCore
+        /// Start the chat core without subscribing and receive what waits (GET); report
+        /// `passFinished`, or `coreFailed`.
+        case receivePending
         /// Stop the chat core; report `coreStopped`.
         case stopCore
         case releaseLock
@@ -56,6 +64,8 @@ public struct ServiceCoordinator: Sendable, Equatable {
     /// `Suspend` calls not answered yet, in arrival order.
     public private(set) var pendingSuspends: [UInt64] = []
     private var holdsLock = false
+    /// The core runs (or is about to run) for one pass, not subscribed.
+    public private(set) var passing = false
     private var shuttingDown = false
 
     public init() {}
@@ -67,10 +77,27 @@ public struct ServiceCoordinator: Sendable, Equatable {
             state = .starting
             return [.setState(.starting), .takeLock]
 
+        case .passRequested:
+            // While subscribed (or about to be) everything arrives anyway.
+            guard !shuttingDown, state.inactive else { return [] }
+            state = .starting
+            passing = true
+            return [.setState(.starting), .takeLock]
+
+        case .passFinished:
+            guard passing, state == .active else { return [] }
+            state = .suspending
+            return [.setState(.suspending), .stopCore]
+
         case .lockAcquired:
             holdsLock = true
             guard state == .starting else { return release() }
             if !pendingSuspends.isEmpty || shuttingDown { return release() }
+            if passing {
+                // Active while it receives, as the iOS extension is while it runs.
+                state = .active
+                return [.setState(.active), .receivePending]
+            }
             return [.startCore]
 
         case .lockBusy:
@@ -139,6 +166,7 @@ public struct ServiceCoordinator: Sendable, Equatable {
     }
 
     private mutating func suspended() -> [Action] {
+        passing = false
         var actions: [Action] = []
         if state != .suspended {
             state = .suspended

@@ -64,6 +64,7 @@ struct CommandContext {
     private func recipientCommand(_ command: SMPCommand, queue id: QueueID) -> SMPResponse {
         switch command {
         case .sub:
+            server.statistics.subscriptions += 1
             subscribe(id)
             switch update({ $0.subscribe(recipientID: id) }) {
             case .message(let message)?: return delivery(message, queue: id) ?? .err(.internal)
@@ -88,6 +89,7 @@ struct CommandContext {
             case .noQueue?, nil: return .err(.auth)
             }
         case .get:
+            server.statistics.gets += 1
             switch update({ $0.get(recipientID: id) }) {
             case .message(let message)?: return delivery(message, queue: id) ?? .err(.internal)
             case .empty?: return .ok
@@ -115,6 +117,7 @@ struct CommandContext {
         if let previous = server.subscribers[id], previous !== session {
             previous.subscriptions.remove(id)
             previous.enqueue(.end, correlationID: .empty, entityID: EntityID(id.bytes))
+            server.statistics.subscriptionsEnded += 1
         }
         server.subscribers[id] = session
         session.subscriptions.insert(id)

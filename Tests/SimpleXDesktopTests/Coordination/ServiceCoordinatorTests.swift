@@ -110,4 +110,54 @@ import Testing
         var idle = ServiceCoordinator()
         #expect(idle.handle(.shutdown) == [.finished])
     }
+
+    // MARK: - Passes (periodic mode, ReceiveNow)
+
+    @Test func aPassTakesTheLockReceivesWithoutSubscribingThenStopsAndReleases() {
+        let (machine, actions) = run([.passRequested, .lockAcquired, .passFinished, .coreStopped])
+        #expect(
+            actions == [
+                .setState(.starting), .takeLock, .setState(.active), .receivePending, .setState(.suspending),
+                .stopCore, .releaseLock, .setState(.suspended),
+            ])
+        #expect(machine.state == .suspended)
+        #expect(!machine.passing)
+    }
+
+    @Test func aPassWhileTheClientHoldsTheLockDoesNothing() {
+        let (machine, actions) = run([.passRequested, .lockBusy])
+        #expect(actions == [.setState(.starting), .takeLock, .setState(.suspended)])
+        #expect(!machine.passing)
+        // A later wanted in instant mode subscribes as usual, not a pass.
+        let (_, more) = run([.wanted(instant: true), .lockAcquired], from: machine)
+        #expect(more == [.setState(.starting), .takeLock, .startCore])
+    }
+
+    @Test func aPassWhileSubscribedChangesNothing() {
+        let (active, _) = run([.wanted(instant: true), .lockAcquired, .coreStarted])
+        var machine = active
+        #expect(machine.handle(.passRequested) == [])
+        #expect(machine.state == .active)
+        #expect(!machine.passing)
+    }
+
+    @Test func aSuspendCutsAPassShortAndIsAnsweredOnceTheCoreIsStopped() {
+        let (passing, _) = run([.passRequested, .lockAcquired])
+        var machine = passing
+        #expect(machine.handle(.suspendRequested(call: 3)) == [.setState(.suspending), .stopCore])
+        // The pass returns early once the core stops: that is no second stop.
+        #expect(machine.handle(.passFinished) == [])
+        #expect(
+            machine.handle(.coreStopped) == [.releaseLock, .setState(.suspended), .replySuspend(call: 3, suspended: true)])
+    }
+
+    @Test func aPassThatCannotOpenTheCoreReleasesTheLock() {
+        let (machine, actions) = run([.passRequested, .lockAcquired, .coreFailed(reason: "keychain: locked")])
+        #expect(
+            actions == [
+                .setState(.starting), .takeLock, .setState(.active), .receivePending,
+                .log("cannot start the chat core: keychain: locked"), .releaseLock, .setState(.suspended),
+            ])
+        #expect(machine.state == .suspended)
+    }
 }
