@@ -9,9 +9,9 @@ CONFIG ?= debug
 
 # Build: C libraries behind the Swift modules. Tests: a private session bus, the notification
 # server mock, a real Secret Service, gdbus for inspecting the bus, tmux for the terminal UI,
-# systemd-analyze for checking the units.
+# systemd-analyze and desktop-file-validate for checking the units and the desktop file.
 BUILD_PACKAGES := pkg-config libsqlite3-dev libsodium-dev libdbus-1-dev libnotify-dev
-TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux systemd
+TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux systemd desktop-file-utils
 # The relay benchmark compares against Redis PUBLISH/SUBSCRIBE.
 BENCH_PACKAGES := redis-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -65,10 +65,13 @@ bench:
 	$(SWIFT) build -c release --product simplex-bench 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	dbus-run-session -- stdbuf -oL $$($(SWIFT) build -c release --show-bin-path)/simplex-bench
 
-# The binaries, the systemd user units and the D-Bus activation file (@BINDIR@ filled in).
+# The binaries, the systemd user units, the D-Bus activation file and the desktop file (@BINDIR@
+# filled in), and the icon.
 SYSTEMD_USER_DIR ?= $(HOME)/.config/systemd/user
 DBUS_SERVICES_DIR ?= $(HOME)/.local/share/dbus-1/services
-NSE_UNITS := simplex-nse.service
+APPLICATIONS_DIR ?= $(HOME)/.local/share/applications
+ICON_DIR ?= $(HOME)/.local/share/icons/hicolor/scalable/apps
+NSE_UNITS := simplex-nse.service simplex-nse-periodic.service simplex-nse-periodic.timer
 NSE_ACTIVATION := chat.simplex.NotificationService.service
 
 install: deps
@@ -86,18 +89,26 @@ install: deps
 	done
 	sed 's|@BINDIR@|$(abspath $(PREFIX))/bin|g' Services/NotificationService/$(NSE_ACTIVATION) \
 	  > $(DBUS_SERVICES_DIR)/$(NSE_ACTIVATION)
+	install -d -m 0755 $(APPLICATIONS_DIR) $(ICON_DIR)
+	sed 's|@BINDIR@|$(abspath $(PREFIX))/bin|g' Services/NotificationService/simplex-chat.desktop \
+	  > $(APPLICATIONS_DIR)/simplex-chat.desktop
+	install -m 0644 Services/NotificationService/simplex-chat.svg $(ICON_DIR)/simplex-chat.svg
+	-@command -v update-desktop-database >/dev/null && update-desktop-database -q $(APPLICATIONS_DIR)
 	-@systemctl --user daemon-reload 2>/dev/null
 	@echo "installed simplex-chat, smp-server and simplex-nse to $(PREFIX)/bin, their systemd user units to"
-	@echo "$(SYSTEMD_USER_DIR), the notification service's D-Bus activation file to $(DBUS_SERVICES_DIR)"
-	@echo "background receiving: systemctl --user enable --now simplex-nse (or it starts when simplex-chat quits)"
+	@echo "$(SYSTEMD_USER_DIR), the notification service's D-Bus activation file to $(DBUS_SERVICES_DIR),"
+	@echo "simplex-chat.desktop (simplex: links) to $(APPLICATIONS_DIR)"
+	@echo "background receiving: simplex-chat notifications instant (or periodic, or off)"
 
 uninstall:
-	-@systemctl --user disable --now simplex-nse 2>/dev/null
+	-@systemctl --user disable --now simplex-nse.service simplex-nse-periodic.timer 2>/dev/null
 	rm -f $(PREFIX)/bin/simplex-chat $(PREFIX)/bin/smp-server $(PREFIX)/bin/simplex-nse
 	rm -f $(SYSTEMD_USER_DIR)/smp-server.service $(addprefix $(SYSTEMD_USER_DIR)/,$(NSE_UNITS))
 	rm -f $(DBUS_SERVICES_DIR)/$(NSE_ACTIVATION)
+	rm -f $(APPLICATIONS_DIR)/simplex-chat.desktop $(ICON_DIR)/simplex-chat.svg
+	-@command -v update-desktop-database >/dev/null && update-desktop-database -q $(APPLICATIONS_DIR)
 	-@systemctl --user daemon-reload 2>/dev/null
-	@echo "removed the binaries, units and activation file; your chats stay in the group directory"
+	@echo "removed the binaries, units, activation and desktop files; your chats stay in the group directory"
 
 clean:
 	$(SWIFT) package clean

@@ -1,3 +1,5 @@
+import SimpleXChat
+
 /// The `simplex-chat` command line: what to do, parsed from the arguments.
 public enum ClientCommand: Equatable, Sendable {
     /// Open the group directory, keychain and database, and report their state.
@@ -9,8 +11,11 @@ public enum ClientCommand: Equatable, Sendable {
     case help
     case version
     /// The line mode, with relays given by `-s` (kept for the user); `open` is a chat to open at
-    /// start (`--open @12`, as a notification click starts it).
-    case lineMode(servers: [String], open: String? = nil)
+    /// start (`--open @12`, as a notification click starts it); `connect` a `simplex:` link to
+    /// connect to at start (the desktop file's `%u`, a link clicked in a browser).
+    case lineMode(servers: [String], open: String? = nil, connect: String? = nil)
+    /// `notifications [instant|periodic|off]`: show or set background receiving.
+    case notifications(NotificationMode?)
     /// `-e '<command>'`: runs one chat command (SimpleX syntax) and prints its JSON response.
     case execute(String, servers: [String])
 
@@ -23,6 +28,13 @@ public enum ClientCommand: Equatable, Sendable {
         case nil, "status": return try noMore(arguments.dropFirst(), .status)
         case "-h", "--help", "help": return .help
         case "--version": return .version
+        case "notifications":
+            let rest = Array(arguments.dropFirst())
+            guard let word = rest.first else { return .notifications(nil) }
+            guard rest.count == 1, let mode = NotificationMode(rawValue: word) else {
+                throw UsageError("usage: simplex-chat notifications [instant | periodic | off]")
+            }
+            return .notifications(mode)
         case "defaults":
             let rest = Array(arguments.dropFirst())
             switch rest.first {
@@ -50,6 +62,7 @@ public enum ClientCommand: Equatable, Sendable {
         var lineMode = false
         var command: String?
         var open: String?
+        var connect: String?
         var rest = arguments[...]
         while let option = rest.first {
             rest = rest.dropFirst()
@@ -71,6 +84,9 @@ public enum ClientCommand: Equatable, Sendable {
                 guard let server = rest.first else { throw UsageError("\(option) needs a relay address (smp://...)") }
                 servers.append(server)
                 rest = rest.dropFirst()
+            case let link where isChatLink(link):
+                guard connect == nil else { throw UsageError("only one link at a time") }
+                connect = link
             default:
                 throw UsageError("unexpected argument '\(option)' with \(command == nil ? "--cli" : "-e"): see simplex-chat --help")
             }
@@ -78,9 +94,15 @@ public enum ClientCommand: Equatable, Sendable {
         if let command {
             guard !lineMode else { throw UsageError("--cli and -e cannot be used together") }
             guard open == nil else { throw UsageError("--open goes with --cli, not -e") }
+            guard connect == nil else { throw UsageError("a link goes with --cli, not -e (or -e '/c <link>')") }
             return .execute(command, servers: servers)
         }
-        return .lineMode(servers: servers, open: open)
+        return .lineMode(servers: servers, open: open, connect: connect)
+    }
+
+    /// A SimpleX invitation or address link, as a browser or the desktop file passes it.
+    static func isChatLink(_ text: String) -> Bool {
+        text.hasPrefix("simplex:") || text.hasPrefix("https://simplex.chat/")
     }
 
     private static func noMore(_ rest: ArraySlice<String>, _ command: ClientCommand) throws(UsageError) -> ClientCommand {
@@ -94,13 +116,19 @@ public enum ClientCommand: Equatable, Sendable {
         SimpleX Chat for Linux: private messaging in the terminal.
 
         commands:
-          --cli [-s smp://...]...     the chat in line mode, as the SimpleX terminal CLI (-s/--server:
+          --cli [-s smp://...]... [simplex:/...]
+                                      the chat in line mode, as the SimpleX terminal CLI (-s/--server:
                                       your relays, repeatable, kept for next time; /help inside;
-                                      --open @12 opens that chat at start, as a notification click does)
+                                      --open @12 opens that chat at start, as a notification click does;
+                                      a simplex: link connects to it, as /c does)
           -e '<command>' [-s ...]     run one chat command in SimpleX's syntax (/u, /_get chats 1 pcc=on,
                                       /_get chat @1 count=20, /_send @1 json [...], ...) and print its
                                       JSON response; exit 1 when the command fails, 64 when it is not
                                       a command (run --cli first to make your profile)
+          notifications [instant | periodic | off]
+                                      show or set background receiving while the client is closed:
+                                      instant (the service stays connected), periodic (it checks every
+                                      10 minutes), off; enables the systemd user units to match
           status                      open the group directory, keychain and database and show their state
                                       (the default)
           defaults [list]             show the shared settings (GroupDefaults) and process states
@@ -114,6 +142,7 @@ public enum ClientCommand: Equatable, Sendable {
           SIMPLEX_GROUP_DIR   the group data directory (default $XDG_DATA_HOME/simplex,
                               else ~/.local/share/simplex)
           XDG_CONFIG_HOME     where the keychain key file lives when no Secret Service runs
+          SIMPLEX_SYSTEMCTL   the systemctl that notifications runs (default /usr/bin/systemctl)
         """
 }
 

@@ -38,10 +38,13 @@ public struct ClientMain: Sendable {
         case .version:
             output("simplex-chat \(Self.version)")
             return ExitStatus.ok
-        case .lineMode(let servers, let open):
+        case .lineMode(let servers, let open, let connect):
             return await LineMode(
-                environment: environment, servers: servers, open: open, output: output, errors: errors
+                environment: environment, servers: servers, open: open, connect: connect, output: output,
+                errors: errors
             ).run()
+        case .notifications(let mode):
+            return await NotificationsCommand(environment: environment, output: output, errors: errors).run(mode)
         case .execute(let text, let servers):
             return await ExecuteCommand(environment: environment, text: text, servers: servers, output: output, errors: errors).run()
         case .status:

@@ -22,17 +22,44 @@ struct ServiceUnitTests {
         text.split(separator: "\n").first { $0.hasPrefix("\(key)=") }.map { String($0.dropFirst(key.count + 1)) }
     }
 
-    @Test func systemdAcceptsTheUnitWithoutAWarning() async throws {
+    @Test(arguments: ["simplex-nse.service", "simplex-nse-periodic.service", "simplex-nse-periodic.timer"])
+    func systemdAcceptsTheUnitWithoutAWarning(_ name: String) async throws {
         let tmp = try TemporaryDirectory("units")
-        let unit = tmp.appending("simplex-nse.service")
-        try Self.installed("simplex-nse.service").write(toFile: unit, atomically: true, encoding: .utf8)
+        // The timer is checked with the service it runs beside it.
+        for file in [name, "simplex-nse-periodic.service"] {
+            try Self.installed(file).write(toFile: tmp.appending(file), atomically: true, encoding: .utf8)
+        }
         let runtime = tmp.appending("run")
         mkdir(runtime, 0o700)
         let verify = try ChildProcess(
-            "/usr/bin/systemd-analyze", ["--user", "verify", unit], environment: ["XDG_RUNTIME_DIR": runtime])
+            "/usr/bin/systemd-analyze", ["--user", "verify", tmp.appending(name)], environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(try await verify.wait() == 0, "\(verify.allErrors)")
         #expect(verify.allErrors.isEmpty, "\(verify.allErrors)")
         #expect(verify.allOutput.isEmpty, "\(verify.allOutput)")
+    }
+
+    @Test func thePeriodicUnitsRunAPassEveryTenMinutes() throws {
+        let service = try Self.installed("simplex-nse-periodic.service")
+        #expect(Self.value("Type", in: service) == "oneshot")
+        #expect(Self.value("ExecStart", in: service) == "\(BuiltProducts.directory)/simplex-nse --once")
+        let timer = try Self.installed("simplex-nse-periodic.timer")
+        #expect(Self.value("OnUnitActiveSec", in: timer) == "10min")
+        #expect(Self.value("WantedBy", in: timer) == "timers.target")
+        #expect(BackgroundReceiving.timerUnit == "simplex-nse-periodic.timer")
+        #expect(BackgroundReceiving.serviceUnit == "simplex-nse.service")
+    }
+
+    @Test func theDesktopFileIsValidAndOpensSimplexLinksInTheClient() async throws {
+        let tmp = try TemporaryDirectory("desktop")
+        let file = tmp.appending("simplex-chat.desktop")
+        let text = try Self.installed("simplex-chat.desktop")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let validate = try ChildProcess("/usr/bin/desktop-file-validate", [file])
+        #expect(try await validate.wait() == 0, "\(validate.allOutput) \(validate.allErrors)")
+        #expect(validate.allOutput.isEmpty && validate.allErrors.isEmpty, "\(validate.allOutput) \(validate.allErrors)")
+        #expect(Self.value("Terminal", in: text) == "true")
+        #expect(Self.value("MimeType", in: text) == "x-scheme-handler/simplex;")
+        #expect(Self.value("Exec", in: text) == "\(BuiltProducts.directory)/simplex-chat --cli %u")
     }
 
     @Test func theUnitTheActivationFileAndTheServiceAgreeOnTheName() throws {
@@ -51,14 +78,11 @@ struct ServiceUnitTests {
             == CoordinationNames.defaultService)
     }
 
-    /// The client quits and calls Resume; nothing runs the service, so the bus starts it from the
-    /// activation file, and it receives and notifies.
-    @Test func quittingTheClientStartsTheServiceByDBusActivation() async throws {
+    /// A private bus that starts `alice`'s service from the installed activation file (with her
+    /// directory's bus name and environment filled in), as a desktop session's bus does.
+    static func activationBus(for alice: TemporaryDirectory) async throws -> (TestBus, TemporaryDirectory) {
         let services = try TemporaryDirectory("dbus-services")
-        let relay = try await RelayProcess()
-        let alice = try TemporaryDirectory("cli-alice")
         let names = try ServiceProcess.names(alice)
-        // The installed file, for this test's user: its name and group directory.
         let environment = CLIUser.environment(alice).compactMapValues { $0 }
             .filter { ["SIMPLEX_GROUP_DIR", "XDG_CONFIG_HOME"].contains($0.key) }
             .map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
@@ -68,7 +92,17 @@ struct ServiceUnitTests {
                 of: "Exec=\(BuiltProducts.directory)/simplex-nse",
                 with: "Exec=/usr/bin/env \(environment) \(BuiltProducts.directory)/simplex-nse")
         try activation.write(toFile: services.appending("\(names.service).service"), atomically: true, encoding: .utf8)
-        let bus = try await TestBus(serviceDirectory: services.path)
+        return (try await TestBus(serviceDirectory: services.path), services)
+    }
+
+    /// The client quits and calls Resume; nothing runs the service, so the bus starts it from the
+    /// activation file, and it receives and notifies.
+    @Test func quittingTheClientStartsTheServiceByDBusActivation() async throws {
+        let relay = try await RelayProcess()
+        let alice = try TemporaryDirectory("cli-alice")
+        let names = try ServiceProcess.names(alice)
+        let (bus, services) = try await Self.activationBus(for: alice)
+        defer { withExtendedLifetime(services) {} }
         let server = try await MockNotificationServer(on: bus)
         let connection = try await DBusConnection(address: bus.address)
         defer { connection.close() }
@@ -87,6 +121,37 @@ struct ServiceUnitTests {
             destination: names.service, path: CoordinationNames.servicePath,
             interface: CoordinationNames.serviceInterface, method: "GetState")
         #expect(reply == [.string(NSEState.active.rawValue)])
+        try await bob.quit()
+    }
+
+    /// Periodic mode: ReceiveNow (a script, a desktop applet) starts the service by activation; it
+    /// makes one pass with GET, notifies, and exits once idle.
+    @Test func receiveNowInPeriodicModeStartsAPassByDBusActivation() async throws {
+        let relay = try await RelayProcess()
+        let alice = try TemporaryDirectory("cli-alice")
+        let names = try ServiceProcess.names(alice)
+        let (bus, services) = try await Self.activationBus(for: alice)
+        defer { withExtendedLifetime(services) {} }
+        let server = try await MockNotificationServer(on: bus)
+        let connection = try await DBusConnection(address: bus.address)
+        defer { connection.close() }
+        let client = try await CLIUser("alice", relay: relay, directory: alice)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await CLIUser.connect(client, bob)
+        try await client.quit()
+        let defaults = GroupDefaults(container: try GroupContainer(path: alice.appending("group")))
+        try defaults.set(.notificationMode, .periodic)
+        bob.send("@alice while nothing runs")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await connection.nameHasOwner(names.service) == false)
+
+        _ = try await connection.call(
+            destination: names.service, path: CoordinationNames.servicePath,
+            interface: CoordinationNames.serviceInterface, method: "ReceiveNow", timeout: .seconds(20))
+        #expect(try await server.notifyCalls(atLeast: 1).map(\.body) == ["while nothing runs"])
+        // Nothing subscribed it: once idle, it goes.
+        #expect(await eventually(timeout: .seconds(30)) { (try? await connection.nameHasOwner(names.service)) == false })
+        #expect(defaults[.nseState] == .suspended)
         try await bob.quit()
     }
 }

@@ -1,3 +1,4 @@
+import SimpleXChat
 import Testing
 
 @testable import SimpleXTerminal
@@ -17,6 +18,34 @@ import Testing
                 == .execute("/u", servers: ["smp://a@b"]))
         #expect(try ClientCommand.parse(["--cli", "-s", "smp://a@b"]) == .lineMode(servers: ["smp://a@b"]))
         #expect(try ClientCommand.parse(["--cli", "--open", "@12"]) == .lineMode(servers: [], open: "@12"))
+    }
+
+    @Test func aLinkWithTheLineModeConnectsToIt() throws {
+        // The desktop file's Exec: simplex-chat --cli %u, with the link a browser hands over.
+        #expect(
+            try ClientCommand.parse(["--cli", "simplex:/invitation#/?v=2&smp=x"])
+                == .lineMode(servers: [], connect: "simplex:/invitation#/?v=2&smp=x"))
+        #expect(
+            try ClientCommand.parse(["--cli", "https://simplex.chat/contact#/?v=2"])
+                == .lineMode(servers: [], connect: "https://simplex.chat/contact#/?v=2"))
+        #expect(throws: UsageError("a link goes with --cli, not -e (or -e '/c <link>')")) {
+            try ClientCommand.parse(["-e", "/u", "simplex:/invitation#x"])
+        }
+        #expect(throws: UsageError("only one link at a time")) {
+            try ClientCommand.parse(["--cli", "simplex:/a", "simplex:/b"])
+        }
+    }
+
+    @Test func notificationsShowsOrSetsTheMode() throws {
+        #expect(try ClientCommand.parse(["notifications"]) == .notifications(nil))
+        #expect(try ClientCommand.parse(["notifications", "periodic"]) == .notifications(.periodic))
+        #expect(try ClientCommand.parse(["notifications", "off"]) == .notifications(.off))
+        #expect(throws: UsageError("usage: simplex-chat notifications [instant | periodic | off]")) {
+            try ClientCommand.parse(["notifications", "sometimes"])
+        }
+        #expect(throws: UsageError("usage: simplex-chat notifications [instant | periodic | off]")) {
+            try ClientCommand.parse(["notifications", "instant", "now"])
+        }
     }
 
     @Test func mistakesAreOneLineUsageErrors() {

@@ -60,6 +60,21 @@ struct LineModeEndToEndTests {
         for user in [alice, bob, carol] { try await user.quit() }
     }
 
+    /// A `simplex:` link on the command line (a browser hands it to the desktop file's
+    /// `simplex-chat --cli %u`) connects at start, as `/c <link>` does.
+    @Test func aLinkOnTheCommandLineConnectsAtStart() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        alice.send("/c")
+        let link = try await alice.expect("simplex:/invitation#/?v=")
+        let bob = try await CLIUser("bob", relay: relay, arguments: [link])
+        try await bob.expect("connection request sent!")
+        try await alice.expectLine("bob: contact is connected")
+        try await bob.expectLine("alice: contact is connected")
+        try await alice.quit()
+        try await bob.quit()
+    }
+
     @Test func contactAddressRequestsAreAcceptedAndRejected() async throws {
         let relay = try await RelayProcess()
         let alice = try await CLIUser("alice", relay: relay)

@@ -7,15 +7,17 @@ public final class CLIUser: Sendable {
     public let name: String
 
     /// Starts the line mode for `name` (answering the first run's prompt); with `bus`, on that
-    /// session bus (the notification service's handshake), else with none.
-    public init(_ name: String, relay: RelayProcess, directory: TemporaryDirectory? = nil, bus: TestBus? = nil)
-        async throws
-    {
+    /// session bus (the notification service's handshake), else with none; `arguments` follow
+    /// `--cli -s <relay>` (a link to connect to).
+    public init(
+        _ name: String, relay: RelayProcess, directory: TemporaryDirectory? = nil, bus: TestBus? = nil,
+        arguments: [String] = []
+    ) async throws {
         self.name = name
         let directory = try directory ?? TemporaryDirectory("cli-\(name)")
         self.directory = directory
         process = try ChildProcess(
-            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address],
+            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address] + arguments,
             environment: Self.environment(directory, bus: bus))
         let first = try await process.line(timeout: .seconds(30)) {
             $0.hasPrefix("No user profile yet") || $0.hasPrefix("Current user")

@@ -48,12 +48,9 @@ actor NotificationService {
         notifier = ChatNotifier(presenter: presenter, defaults: defaults, log: log)
     }
 
-    /// Exports the interface and watches the client's name; the name itself is requested by the
-    /// caller, before this, so a second instance stops before it touches anything.
-    ///
-    /// With `startReceiving` false (`--once`, and a service started in periodic mode) nothing
-    /// starts until a pass or `Resume` asks for it.
-    func start(startReceiving: Bool = true) async throws {
+    /// Exports `chat.simplex.NotificationService1`: before the name is requested, so the call that
+    /// started the service by D-Bus activation (queued until the name is owned) finds the object.
+    func exportInterface() throws {
         try bus.export(
             path: CoordinationNames.servicePath, interface: CoordinationNames.serviceInterface,
             methods: [
@@ -74,6 +71,14 @@ actor NotificationService {
                     [.string(await self?.machine.state.rawValue ?? NSEState.suspended.rawValue)]
                 },
             ])
+    }
+
+    /// Watches the client's name and the notifications' actions, and starts receiving; the name
+    /// is owned by then (a second instance stops before it touches anything).
+    ///
+    /// With `startReceiving` false (`--once`, and a service started in periodic mode) nothing
+    /// starts until a pass or `Resume` asks for it.
+    func start(startReceiving: Bool = true) async throws {
         let owners = try await bus.signals(
             path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
             sender: "org.freedesktop.DBus")

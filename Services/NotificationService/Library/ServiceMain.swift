@@ -77,6 +77,15 @@ public enum ServiceMain {
             log("the client runs the chat: it receives everything itself")
             return 0
         }
+        let service = NotificationService(
+            container: container, bus: bus, environment: environment,
+            // A notification server may be slow (a busy desktop): each call waits up to 10 s, off the
+            // receive path, before the notification is given up and that is logged.
+            presenter: NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(10)), log: log)
+        do { try await service.exportInterface() } catch {
+            log("cannot serve on the session bus: \(error)")
+            return 1
+        }
         do { try await bus.requestName(names.service) } catch {
             let owner = await ServiceStatus.ownerDescription(of: names.service, on: bus)
             guard once else {
@@ -90,11 +99,6 @@ public enum ServiceMain {
             log("the service runs\(owner): asked it to receive now")
             return 0
         }
-        let service = NotificationService(
-            container: container, bus: bus, environment: environment,
-            // A notification server may be slow (a busy desktop): each call waits up to 10 s, off the
-            // receive path, before the notification is given up and that is logged.
-            presenter: NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(10)), log: log)
         do { try await service.start(startReceiving: !once && mode == .instant) } catch {
             log("cannot serve on the session bus: \(error)")
             return 1
@@ -105,8 +109,11 @@ public enum ServiceMain {
             return 0
         }
         log("serving \(container.path) as \(names.service) (\(mode.rawValue) mode)")
-        let idle: (@Sendable () async -> Bool)? =
-            mode == .instant ? nil : { @Sendable in await service.hasBeenIdle(for: periodicIdleExit) }
+        // Outside instant mode (now: the user may change it while it runs) it exits once idle.
+        let idle: @Sendable () async -> Bool = {
+            guard defaults[.notificationMode] != .instant else { return false }
+            return await service.hasBeenIdle(for: periodicIdleExit)
+        }
         await waitForTermination(bus: bus, idle: idle)
         await service.shutdown()
         log("stopped")
@@ -114,7 +121,7 @@ public enum ServiceMain {
     }
 
     /// Returns on SIGTERM or SIGINT, when the session bus goes away, or when `idle` says so.
-    private static func waitForTermination(bus: DBusConnection, idle: (@Sendable () async -> Bool)?) async {
+    private static func waitForTermination(bus: DBusConnection, idle: @escaping @Sendable () async -> Bool) async {
         let (stopped, stop) = AsyncStream<Void>.makeStream()
         var sources: [DispatchSourceSignal] = []
         for signalNumber in [SIGTERM, SIGINT] {
@@ -126,7 +133,7 @@ public enum ServiceMain {
         }
         let watcher = Task {
             while bus.isConnected, !Task.isCancelled {
-                if let idle, await idle() { break }
+                if await idle() { break }
                 try? await Task.sleep(for: .milliseconds(200))
             }
             stop.yield()

@@ -11,6 +11,8 @@ struct LineMode {
     let servers: [String]
     /// A chat to open at start (`--open @12`).
     var open: String? = nil
+    /// A link to connect to at start (`simplex-chat --cli simplex:/...`).
+    var connect: String? = nil
     let output: @Sendable (String) -> Void
     let errors: @Sendable (String) -> Void
     let view = CLIView()
@@ -96,6 +98,11 @@ struct LineMode {
         }
         await access.exportOpenChat(opener)
         if let open { await opener(open) }
+        if let connect {
+            do { try await perform(.connect(link: connect), chat: chat, session: session) } catch {
+                output("error: \(error)")
+            }
+        }
         while let line = await input.nextLine() {
             if let limit = input.terminalLineLimit, line.utf8.count >= limit {
                 // The terminal dropped what came after: sending the rest would send a cut message.
