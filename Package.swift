@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "SimpleXTerminalTests", dependencies: ["SimpleXTerminal", "TestSupport"]),
         .testTarget(
             name: "SimpleXNotificationServiceTests",
-            dependencies: ["SimpleXNotificationService", "SimpleXDesktop", "SimpleXChat", "TestSupport"]),
+            dependencies: ["SimpleXNotificationService", "SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),
         .testTarget(
             name: "SimpleXDesktopTests",
             dependencies: ["SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),

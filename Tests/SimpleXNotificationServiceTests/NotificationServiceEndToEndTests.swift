@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXChat
+import SimpleXCrypto
 import SimpleXDesktop
 import SimpleXSystem
 import Testing
@@ -592,6 +593,52 @@ struct NotificationServicePeriodicTests {
         #expect(try await pass.wait() == 0)
         #expect(pass.allErrors.first?.contains("notificationMode is off") == true)
         #expect(try await users.notifications.notifyCalls().isEmpty)
+        try await users.bob.quit()
+    }
+}
+
+/// The keychain in passphrase mode: only the client can ask for the passphrase, so the service
+/// cannot start the chat; it says so once, waits, and `status` says why.
+@Suite(.timeLimit(.minutes(3)))
+struct NotificationServiceLockedKeychainTests {
+    @Test func aPassphraseKeychainIsReportedOnceAndStatusSaysWhy() async throws {
+        let users = try await NotificationServiceEndToEndTests.Users()
+        let server = try users.notifications
+        let keychain = users.alice.appending("group/keychain")
+        unlink(keychain)
+        _ = try KeychainStore.open(path: keychain, passphrase: SecureBytes(copying: Array("correct horse".utf8)), limits: .minimum)
+
+        let service = try await users.service(reaching: .suspended)
+        let calls = try await server.notifyCalls(atLeast: 1)
+        #expect(calls.map(\.summary) == ["Encrypted message: no passphrase"])
+        #expect(calls[0].body == "")
+        #expect(
+            await eventually {
+                service.process.allErrors.contains { $0.contains("the keychain is protected by a passphrase") }
+            })
+
+        // It waits: asked again (the client quit, a pass), it tries again and tells nobody twice.
+        let connection = try await DBusConnection(address: users.bus.address)
+        defer { connection.close() }
+        _ = try await connection.call(
+            destination: service.names.service, path: CoordinationNames.servicePath,
+            interface: CoordinationNames.serviceInterface, method: "Resume")
+        try await service.reach(.suspended)
+        let status = try ChildProcess(
+            try BuiltProducts.path("simplex-nse"), ["status"], environment: CLIUser.environment(users.alice, bus: users.bus))
+        #expect(try await status.wait() == 0)
+        let keychainLine = status.allOutput.first { $0.hasPrefix("keychain") } ?? ""
+        #expect(keychainLine.contains("protected by a passphrase: the service cannot start the chat"), "\(status.allOutput)")
+        #expect(status.allOutput.contains { $0.contains("running") && $0.contains("state suspended") })
+        #expect(try await service.stop() == 0)
+
+        // Nor after a restart, nor in a periodic pass: once until the chat starts again.
+        let again = try await users.service(reaching: .suspended)
+        #expect(try await again.stop() == 0)
+        try users.defaults.set(.notificationMode, .periodic)
+        let pass = try await users.once()
+        #expect(try await pass.wait() == 0)
+        #expect(try await server.notifyCalls().count == 1)
         try await users.bob.quit()
     }
 }

@@ -50,7 +50,16 @@ actor ChatNotifier {
         guard let source = NotificationContent.Source(event: event, user: user),
             let content = NotificationContent.make(source, previewMode: defaults[.ntfPreviewMode])
         else { return }
-        let target = Self.target(of: source.chat)
+        await show(content, target: Self.target(of: source.chat))
+    }
+
+    /// Why the service cannot receive (`Encrypted message: no passphrase`, ...); the service
+    /// decides that it is shown once.
+    func notifyCannotReceive(_ error: NotificationContent.EncryptedMessageError) async {
+        await show(NotificationContent.encryptedMessage(error), target: nil)
+    }
+
+    private func show(_ content: NotificationContent, target: Target?) async {
         let notification = DesktopNotification(
             summary: content.title, body: content.body, icon: "simplex-chat",
             category: content.categoryIdentifier.desktopCategory, desktopEntry: "simplex-chat",

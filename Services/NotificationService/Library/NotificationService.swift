@@ -244,7 +244,7 @@ actor NotificationService {
                 await started.start()
                 await handle(.coreStarted)
             } catch {
-                await handle(.coreFailed(reason: error.description))
+                await coreFailed(error)
             }
         case .receivePending:
             do {
@@ -258,7 +258,7 @@ actor NotificationService {
                 }
                 await handle(.passFinished)
             } catch {
-                await handle(.coreFailed(reason: error.description))
+                await coreFailed(error)
             }
         case .stopCore:
             // The notifications of what this core received go on showing in the background: a
@@ -287,6 +287,25 @@ actor NotificationService {
 
     private struct CoreFailure: Error, CustomStringConvertible {
         let description: String
+        /// What a notification says of it (nil: nothing to tell, e.g. no profile made yet).
+        var notified: NotificationContent.EncryptedMessageError?
+    }
+
+    /// Why the core failed is for the log; that messages cannot be read is for the user, once
+    /// (`Encrypted message: no passphrase`): the service then waits for the client.
+    ///
+    /// Once means once until the core starts again, across runs (the periodic pass every 10
+    /// minutes, a restart): the kind told is kept in `nse-reported` in the group directory.
+    private func coreFailed(_ failure: CoreFailure) async {
+        if let kind = failure.notified {
+            let path = container.path + "/nse-reported"
+            let told = (try? AtomicFile.read(path)).flatMap { $0.map { String(decoding: $0, as: UTF8.self) } }
+            if told != "\(kind)" {
+                await notifier.notifyCannotReceive(kind)
+                do { try AtomicFile.write(Array("\(kind)".utf8), to: path) } catch { log("cannot write \(path): \(error)") }
+            }
+        }
+        await handle(.coreFailed(reason: failure.description))
     }
 
     /// Opens the keychain and the databases; each event of the core goes to the notifier.
@@ -296,12 +315,26 @@ actor NotificationService {
             let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
             secrets = try AgentSecrets.load(from: keychain)
         } catch {
-            throw CoreFailure(description: "keychain: \(error)")
+            let locked = if case .passphraseRequired? = error as? KeychainError { true } else { false }
+            throw CoreFailure(
+                description: locked
+                    ? "the keychain is protected by a passphrase, which only the client can ask for: "
+                        + "messages arrive when simplex-chat runs"
+                    : "keychain: \(error)",
+                notified: locked ? .noPassphrase : .keychain)
         }
         let chat: ChatController
         do { chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets) } catch {
-            throw CoreFailure(description: "\(error)")
+            let notified: NotificationContent.EncryptedMessageError? =
+                switch error {
+                case .noUser: nil
+                case .store: .database
+                default: .unexpected
+                }
+            throw CoreFailure(description: "\(error)", notified: notified)
         }
+        // Whatever kept it from starting is over: a next failure is told again.
+        unlink(container.path + "/nse-reported")
         let user = await chat.user
         let notifier = notifier
         notifying = Task {

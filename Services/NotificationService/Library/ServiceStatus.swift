@@ -35,6 +35,7 @@ struct ServiceStatus {
         } else {
             line("service", "no session bus: the service cannot run here; messages arrive when simplex-chat runs")
         }
+        line("keychain", Self.keychainDescription(container.keychainPath))
         line("core.lock", Self.lockDescription(container.coreLockPath))
         return 0
     }
@@ -50,6 +51,21 @@ struct ServiceStatus {
             method: "GetConnectionUnixProcessID", arguments: [.string(name)], timeout: .seconds(2))
         guard let pid = reply?.first?.uint32 else { return "" }
         return " (pid \(pid))"
+    }
+
+    /// Where the keychain's master key is, and whether that lets the service start the chat.
+    static func keychainDescription(_ path: String) -> String {
+        let source: KeychainKeySource?
+        do { source = try KeychainStore.recordedSource(at: path) } catch { return "cannot be read: \(error)" }
+        switch source {
+        case .passphrase:
+            return "protected by a passphrase: the service cannot start the chat (only the client can ask "
+                + "for the passphrase); messages arrive when simplex-chat runs"
+        case let source?:
+            return "master key in \(source)"
+        case nil:
+            return "not made yet (simplex-chat makes it at its first start)"
+        }
     }
 
     static func lockDescription(_ path: String) -> String {
