@@ -47,9 +47,19 @@ struct CoreAccess {
         }
     }
 
-    /// Answers `OpenChat` on the client's bus name with `open` (a notification click).
-    func exportOpenChat(_ open: @escaping @Sendable (String) async -> Void) async {
-        handoff.exportOpenChat(open)
+    /// Answers `OpenChat` (a notification click) and `Share` (a reply typed into a notification,
+    /// the share helper) on the client's bus name.
+    func exportChatMethods(
+        openChat: @escaping @Sendable (String) async -> Void,
+        share: @escaping @Sendable (ClientHandoff.SharedContent, String) async throws -> String
+    ) async {
+        handoff.exportChatMethods(openChat: openChat, share: share)
+    }
+
+    /// Tells the service the user read chat `ref` here (its notification goes).
+    var chatRead: @Sendable (String) async -> Void {
+        let handoff = handoff
+        return { ref in await handoff.chatRead(ref) }
     }
 
     /// Opens the chat core for the active user.

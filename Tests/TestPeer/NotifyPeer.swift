@@ -37,7 +37,9 @@ func runNotifyPeer(_ arguments: [String]) async throws -> Int32 {
     let events = Task {
         for await event in presenter.events {
             switch event {
-            case .actionInvoked(let handle, let actionID): emit("action \(handle.serverID) \(actionID)")
+            case .actionInvoked(let handle, let actionID, let token):
+                emit("action \(handle.serverID) \(actionID)" + (token.map { " token \($0)" } ?? ""))
+            case .replied(let handle, let text): emit("replied \(handle.serverID) \(text)")
             case .closed(let handle, let reason): emit("closed \(handle.serverID) \(reason)")
             }
         }

@@ -34,6 +34,16 @@ public struct MockNotificationServer: Sendable {
         _ = try await helper("emit-action", String(id), action)
     }
 
+    /// The server hands over an activation token for notification `id` (sent before the action).
+    public func emitActivationToken(id: UInt32, token: String) async throws {
+        _ = try await helper("emit-token", String(id), token)
+    }
+
+    /// The user typed `text` into notification `id`'s reply field (KDE's NotificationReplied).
+    public func emitReplied(id: UInt32, text: String) async throws {
+        _ = try await helper("emit-replied", String(id), text)
+    }
+
     /// The server says notification `id` closed for `reason` (1 expired, 2 dismissed, 3 by call).
     public func emitClosed(id: UInt32, reason: UInt32) async throws {
         _ = try await helper("emit-closed", String(id), String(reason))
@@ -96,6 +106,12 @@ public struct MockNotificationServer: Sendable {
             print(json.dumps([int(a[0]) for _, a in mock.GetMethodCalls('CloseNotification')]))
         elif command == 'emit-action':
             mock.EmitSignal(NAME, 'ActionInvoked', 'us', [dbus.UInt32(int(args[0])), dbus.String(args[1])])
+            print('ok')
+        elif command == 'emit-token':
+            mock.EmitSignal(NAME, 'ActivationToken', 'us', [dbus.UInt32(int(args[0])), dbus.String(args[1])])
+            print('ok')
+        elif command == 'emit-replied':
+            mock.EmitSignal(NAME, 'NotificationReplied', 'us', [dbus.UInt32(int(args[0])), dbus.String(args[1])])
             print('ok')
         elif command == 'emit-closed':
             mock.EmitSignal(NAME, 'NotificationClosed', 'uu', [dbus.UInt32(int(args[0])), dbus.UInt32(int(args[1]))])

@@ -2,6 +2,7 @@ import Foundation
 import SimpleXChat
 import SimpleXDesktop
 import SimpleXSystem
+import Synchronization
 
 /// `simplex-nse` serving on the session bus (instant mode): owns the service's bus name, exports
 /// `chat.simplex.NotificationService1`, and runs the chat core while the client does not, as
@@ -35,7 +36,8 @@ actor NotificationService {
 
     init(
         container: GroupContainer, bus: DBusConnection, environment: [String: String],
-        presenter: any NotificationPresenting, log: @escaping @Sendable (String) -> Void
+        presenter: any NotificationPresenting, sessionLock: SessionLockMonitor? = nil,
+        log: @escaping @Sendable (String) -> Void
     ) {
         self.container = container
         self.bus = bus
@@ -45,7 +47,9 @@ actor NotificationService {
         self.defaults = defaults
         names = CoordinationNames(container: container, environment: environment)
         self.presenter = presenter
-        notifier = ChatNotifier(presenter: presenter, defaults: defaults, log: log)
+        notifier = ChatNotifier(
+            presenter: presenter, defaults: defaults, sessionLocked: { sessionLock?.isLocked ?? false },
+            badge: { count in await LauncherBadge.show(count, on: bus) }, log: log)
     }
 
     /// Exports `chat.simplex.NotificationService1`: before the name is requested, so the call that
@@ -92,6 +96,17 @@ actor NotificationService {
                 await self?.wanted()
             }
         }
+        // A chat the user read in the client loses its notification here.
+        let reads = try await bus.signals(
+            path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
+            member: CoordinationNames.chatRead, sender: client)
+        let notifier = notifier
+        Task {
+            for await signal in reads {
+                guard case .string(let chat)? = signal.arguments.first else { continue }
+                await notifier.close(chat: chat)
+            }
+        }
         let presenter = presenter
         Task { [weak self] in
             for await event in presenter.events {
@@ -105,11 +120,13 @@ actor NotificationService {
     /// Does what a notification's action asked, on the running core; while the client runs the
     /// chat, it is the client's to do (the user sees the chat there).
     private func carryOut(_ intent: ChatNotifier.Intent) async {
-        if case .openChat(let ref) = intent {
-            await open(ref)
+        if case .openChat(let ref, let token) = intent {
+            await open(ref, activationToken: token)
             return
         }
         guard let core else {
+            // A reply goes to the client, which sends it (and shows it in the chat).
+            if case .reply(let contactId, let text) = intent, await share(text, to: "@\(contactId)") { return }
             log("a notification action came while the client runs the chat: left to the client")
             return
         }
@@ -117,8 +134,12 @@ actor NotificationService {
         switch intent {
         case .openChat: return
         case .markRead(let contactId): command = .apiChatRead(.direct(contactId))
-        case .acceptContact(let requestId): command = .apiAcceptContact(incognito: false, contactReqId: requestId)
+        case .acceptContact(let requestId, let incognito):
+            command = .apiAcceptContact(incognito: incognito, contactReqId: requestId)
         case .rejectContact(let requestId): command = .apiRejectContact(contactReqId: requestId)
+        case .reply(let contactId, let text):
+            command = .apiSendMessages(
+                .direct(contactId), live: false, ttl: nil, composedMessages: [ComposedMessage(msgContent: .text(text))])
         }
         if case .chatCmdError(_, let error) = await core.execute(command) {
             // The kind of failure only: its text can name a contact.
@@ -127,9 +148,25 @@ actor NotificationService {
         }
     }
 
+    /// `Share({text}, chat)` on the running client: whether it took it.
+    private func share(_ text: String, to ref: String) async -> Bool {
+        guard (try? await bus.nameHasOwner(names.client)) == true else { return false }
+        do {
+            _ = try await bus.call(
+                destination: names.client, path: CoordinationNames.clientPath,
+                interface: CoordinationNames.clientInterface, method: "Share",
+                arguments: [.variantDictionary(["text": .string(text)]), .string(ref)], timeout: .seconds(10))
+            return true
+        } catch {
+            log("the client did not send the reply: \(error)")
+            return false
+        }
+    }
+
     /// Opens chat `ref` for the user: on the running client (`OpenChat`), else by starting the
-    /// client in a terminal emulator (`ClientLauncher`) with `--open`.
-    private func open(_ ref: String) async {
+    /// client in a terminal emulator (`ClientLauncher`) with `--open`, passing on the server's
+    /// activation token so the new window may take the focus.
+    private func open(_ ref: String, activationToken: String?) async {
         if (try? await bus.nameHasOwner(names.client)) == true {
             do {
                 _ = try await bus.call(
@@ -141,7 +178,13 @@ actor NotificationService {
                 log("the client did not open the chat: \(error)")
             }
         }
-        do { try ClientLauncher(environment: environment).launch(open: ref) } catch { log("\(error)") }
+        var launchEnvironment = environment
+        if let activationToken {
+            // Wayland (xdg-activation) and X11 (startup notification) each read their own.
+            launchEnvironment["XDG_ACTIVATION_TOKEN"] = activationToken
+            launchEnvironment["DESKTOP_STARTUP_ID"] = activationToken
+        }
+        do { try ClientLauncher(environment: launchEnvironment).launch(open: ref) } catch { log("\(error)") }
     }
 
     /// Stops the core and lets go of everything; returns when done.
@@ -337,12 +380,36 @@ actor NotificationService {
         unlink(container.path + "/nse-reported")
         let user = await chat.user
         let notifier = notifier
-        notifying = Task {
+        // What arrived while the last notification was being shown is one batch: one
+        // notification for it (the chat's latest, or a joint one for several chats).
+        let inbox = EventInbox()
+        let (doorbell, ring) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        Task.detached {
             for await event in chat.events {
-                guard !Task.isCancelled else { return }
-                await notifier.notify(event, user: user)
+                inbox.append(event)
+                ring.yield()
             }
+            ring.finish()
+        }
+        notifying = Task {
+            for await _ in doorbell { await notifier.notify(inbox.takeAll(), user: user) }
+            guard !Task.isCancelled else { return }
+            await notifier.notify(inbox.takeAll(), user: user)
         }
         return chat
+    }
+}
+
+/// The chat events that arrived since the notifier last looked, taken all at once.
+private final class EventInbox: Sendable {
+    private let events = Mutex<[ChatEvent]>([])
+
+    func append(_ event: ChatEvent) { events.withLock { $0.append(event) } }
+
+    func takeAll() -> [ChatEvent] {
+        events.withLock { events in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
     }
 }

@@ -77,11 +77,21 @@ public enum ServiceMain {
             log("the client runs the chat: it receives everything itself")
             return 0
         }
+        // While the desktop session is locked, notifications are made as in hidden mode.
+        let sessionLock = SessionLockMonitor()
+        let system = try? await DBusConnection(
+            address: environment["DBUS_SYSTEM_BUS_ADDRESS"] ?? "unix:path=/run/dbus/system_bus_socket")
+        defer { system?.close() }
+        await sessionLock.start(session: bus, system: system)
+        // A notification server may be slow (a busy desktop): each call waits up to 10 s, off the
+        // receive path, before the notification is given up and that is logged. Notifications with
+        // a reply field go over our own connection: the reply comes only to the caller of Notify.
+        let presenter = RoutingPresenter(
+            standard: NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(10)),
+            replying: BusNotificationPresenter(connection: bus, appName: "SimpleX Chat", timeout: .seconds(10)))
         let service = NotificationService(
-            container: container, bus: bus, environment: environment,
-            // A notification server may be slow (a busy desktop): each call waits up to 10 s, off the
-            // receive path, before the notification is given up and that is logged.
-            presenter: NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(10)), log: log)
+            container: container, bus: bus, environment: environment, presenter: presenter,
+            sessionLock: sessionLock, log: log)
         do { try await service.exportInterface() } catch {
             log("cannot serve on the session bus: \(error)")
             return 1

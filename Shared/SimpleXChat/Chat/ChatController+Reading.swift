@@ -123,7 +123,11 @@ extension ChatController {
     @discardableResult
     public func markRead(contactId: Int64, itemIds: [Int64]? = nil) throws(ChatError) -> Int {
         let changed = try store.markRead(user, contactId: contactId, itemIds: itemIds)
-        if changed > 0 { try scheduleExpiry() } else { _ = try store.contact(id: contactId) }
+        let contact = try store.contact(id: contactId)
+        if changed > 0 {
+            try scheduleExpiry()
+            emit(.chatRead(contact))
+        }
         return changed
     }
 

@@ -14,6 +14,9 @@ public enum ChatEvent: Equatable, Sendable {
     case contactUpdated(ChatContact, from: ChatContact)
     case contactSwitchedDevice(ChatContact)
     case integrityError(ChatContact, String)
+    /// The user read this chat's received items on this device (all of them, or those named by
+    /// the API): its notifications can go.
+    case chatRead(ChatContact)
     /// A file transfer moved on (started, progressed, finished, failed).
     case file(ChatFileEvent)
     case error(String)

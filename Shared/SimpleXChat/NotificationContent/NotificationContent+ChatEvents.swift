@@ -23,7 +23,7 @@ extension NotificationContent.Source {
                 user: notificationUser, chat: .contactRequest(name, contactRequestId: request.requestId),
                 item: .contactRequest)
         case .itemUpdated, .itemDeleted, .itemReaction, .itemStatus, .itemsExpired, .contactUpdated,
-            .contactSwitchedDevice, .integrityError, .file, .error:
+            .contactSwitchedDevice, .integrityError, .file, .error, .chatRead:
             return nil
         }
     }

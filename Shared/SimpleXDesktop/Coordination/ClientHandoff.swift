@@ -76,9 +76,20 @@ public struct ClientHandoff: Sendable {
     /// core.lock already decided who runs.
     public func announce() async {
         guard let bus else { return }
-        exportMethods(openChat: nil)
+        exportMethods(openChat: nil, share: nil)
         try? await bus.requestName(names.client)
         await stateChanged(defaults[.appState])
+        // The user is here: what the service counted while they were away is seen.
+        try? defaults.set(.ntfBadgeCount, 0)
+        await LauncherBadge.show(0, on: bus)
+    }
+
+    /// `ChatRead(chatRef)`: the user read chat `ref` (`@12`) here, so the service closes its
+    /// notification.
+    public func chatRead(_ ref: String) async {
+        try? await bus?.emitSignal(
+            path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
+            name: CoordinationNames.chatRead, arguments: [.string(ref)])
     }
 
     /// `StateChanged(appState)` from the client's object.
@@ -88,12 +99,25 @@ public struct ClientHandoff: Sendable {
             name: CoordinationNames.stateChanged, arguments: [.string(state.rawValue)])
     }
 
-    /// Answers `OpenChat(s chatRef)` with `open`, once the client can open chats.
-    public func exportOpenChat(_ open: @escaping @Sendable (String) async -> Void) {
-        exportMethods(openChat: open)
+    /// What `Share(a{sv} content, s chatRef) -> s itemRef` brings: `text`, and `files` (paths or
+    /// `file://` URIs).
+    public struct SharedContent: Sendable, Equatable {
+        public var text: String?
+        public var files: [String]
     }
 
-    private func exportMethods(openChat: (@Sendable (String) async -> Void)?) {
+    /// Answers `OpenChat(s chatRef)` with `open`, and `Share` with `share` (which returns the
+    /// reference of the item it sent), once the client can do them.
+    public func exportChatMethods(
+        openChat: @escaping @Sendable (String) async -> Void,
+        share: (@Sendable (SharedContent, String) async throws -> String)? = nil
+    ) {
+        exportMethods(openChat: openChat, share: share)
+    }
+
+    private func exportMethods(
+        openChat: (@Sendable (String) async -> Void)?, share: (@Sendable (SharedContent, String) async throws -> String)?
+    ) {
         guard let bus else { return }
         let defaults = defaults
         var methods: [String: DBusMethodHandler] = ["GetState": { _ in [.string(defaults[.appState].rawValue)] }]
@@ -102,6 +126,27 @@ public struct ClientHandoff: Sendable {
                 guard case .string(let ref) = try call.arguments(matching: "s")[0] else { return [] }
                 await openChat(ref)
                 return []
+            }
+        }
+        if let share {
+            methods["Share"] = { call in
+                let arguments = try call.arguments(matching: "a{sv}s")
+                guard case .dictionary(_, _, let entries) = arguments[0], case .string(let ref) = arguments[1] else {
+                    return []
+                }
+                var content = SharedContent(text: nil, files: [])
+                for entry in entries {
+                    switch (entry.key, entry.value) {
+                    case (.string("text"), .variant(.string(let text))): content.text = text
+                    case (.string("files"), .variant(.array(_, let files))): content.files = files.compactMap(\.string)
+                    case (.string(let key), _):
+                        throw DBusError.invalidArgs("Share: unknown or mistyped content \(key) (text s, files as)")
+                    default: break
+                    }
+                }
+                do { return [.string(try await share(content, ref))] } catch let error as DBusError { throw error } catch {
+                    throw DBusError.failed("\(error)")
+                }
             }
         }
         try? bus.export(path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface, methods: methods)

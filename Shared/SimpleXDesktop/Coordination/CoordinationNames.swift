@@ -20,6 +20,9 @@ public struct CoordinationNames: Sendable, Equatable {
     public static let serviceInterface = "chat.simplex.NotificationService1"
     /// The signal both interfaces emit when their process's state changes.
     public static let stateChanged = "StateChanged"
+    /// The client's signal `ChatRead(s chatRef)`: the user read that chat in the client, so the
+    /// service closes its notification (an addition to DESIGN §4's interface).
+    public static let chatRead = "ChatRead"
 
     public static let defaultClient = "chat.simplex.Chat"
     public static let defaultService = "chat.simplex.NotificationService"

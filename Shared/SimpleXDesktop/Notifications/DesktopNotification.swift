@@ -21,6 +21,11 @@ public struct DesktopNotification: Sendable, Equatable, Codable {
         public static func `default`(label: String) -> Action { Action(id: defaultID, label: label) }
         /// The action id of a click on the notification.
         public static let defaultID = "default"
+        /// The action id of a reply field in the notification (servers with `inline-reply`); the
+        /// reply comes as `NotificationReplied`, to the connection that called Notify only.
+        public static let inlineReplyID = "inline-reply"
+        /// A reply field, labelled `label` (its placeholder).
+        public static func inlineReply(label: String) -> Action { Action(id: inlineReplyID, label: label) }
     }
 
     /// The title; must not be empty (libnotify refuses an empty summary on update).
@@ -33,6 +38,8 @@ public struct DesktopNotification: Sendable, Equatable, Codable {
     public var category: String?
     /// The `desktop-entry` hint: the desktop file name without `.desktop`, e.g. `simplex-chat`.
     public var desktopEntry: String?
+    /// The `sound-name` hint: a freedesktop sound theme name, e.g. `message-new-instant`.
+    public var soundName: String?
     public var urgency: Urgency
     public var actions: [Action]
     /// The `transient` hint: the server should not keep the notification in its history.
@@ -44,7 +51,7 @@ public struct DesktopNotification: Sendable, Equatable, Codable {
 
     public init(
         summary: String, body: String = "", icon: String? = nil, category: String? = nil,
-        desktopEntry: String? = nil, urgency: Urgency = .normal, actions: [Action] = [],
+        desktopEntry: String? = nil, soundName: String? = nil, urgency: Urgency = .normal, actions: [Action] = [],
         transient: Bool = false, resident: Bool = false, timeoutMs: Int32 = -1
     ) {
         self.summary = summary
@@ -52,6 +59,7 @@ public struct DesktopNotification: Sendable, Equatable, Codable {
         self.icon = icon
         self.category = category
         self.desktopEntry = desktopEntry
+        self.soundName = soundName
         self.urgency = urgency
         self.actions = actions
         self.transient = transient

@@ -51,8 +51,13 @@ public enum NotificationCloseReason: Sendable, Equatable, CustomStringConvertibl
 
 /// Something the user or the server did to a shown notification.
 public enum NotificationEvent: Sendable, Equatable {
-    /// The user chose an action (`"default"`: clicked the notification).
-    case actionInvoked(NotificationHandle, actionID: String)
+    /// The user chose an action (`"default"`: clicked the notification); `activationToken` is what
+    /// the server gave for it (`ActivationToken`, spec 1.2), to be passed to the window it opens
+    /// (`XDG_ACTIVATION_TOKEN`, `DESKTOP_STARTUP_ID`) so the desktop lets it take the focus.
+    case actionInvoked(NotificationHandle, actionID: String, activationToken: String? = nil)
+    /// The user typed `text` into the notification's reply field (`NotificationReplied`, KDE's
+    /// `inline-reply` action).
+    case replied(NotificationHandle, text: String)
     /// The server closed the notification; the handle is finished (a later `replace` shows anew).
     case closed(NotificationHandle, NotificationCloseReason)
 }

@@ -154,6 +154,9 @@ final class PresenterCore: @unchecked Sendable {
         if let desktopEntry = content.desktopEntry, !desktopEntry.isEmpty {
             notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(desktopEntry))
         }
+        if let soundName = content.soundName, !soundName.isEmpty {
+            notify_notification_set_hint(notification, "sound-name", g_variant_new_string(soundName))
+        }
         if content.transient {
             notify_notification_set_hint(notification, "transient", g_variant_new_boolean(1))
         }
@@ -169,9 +172,12 @@ final class PresenterCore: @unchecked Sendable {
 
     // MARK: Events (libnotify callbacks, on the notify thread)
 
-    fileprivate func actionInvoked(key: UInt64, serverID: UInt32, actionID: String) {
+    fileprivate func actionInvoked(key: UInt64, serverID: UInt32, actionID: String, activationToken: String?) {
         assertOnNotifyThread()
-        events.yield(.actionInvoked(NotificationHandle(serverID: serverID, key: key), actionID: actionID))
+        events.yield(
+            .actionInvoked(
+                NotificationHandle(serverID: serverID, key: key), actionID: actionID,
+                activationToken: activationToken))
     }
 
     fileprivate func closed(key: UInt64, serverID: UInt32, reason: NotificationCloseReason) {
@@ -211,8 +217,12 @@ private final class EventTarget {
 private let actionHandler: NotifyActionCallback = { notification, action, userData in
     guard let notification, let action, let userData else { return }
     let target = EventTarget.from(userData)
+    // The server's ActivationToken for this action, when it sent one (libnotify keeps it while
+    // the action's callback runs).
+    let token = notify_notification_get_activation_token(notification).map { String(cString: $0) }
     target.core.actionInvoked(
-        key: target.key, serverID: CNotify_serverID(notification), actionID: String(cString: action))
+        key: target.key, serverID: CNotify_serverID(notification), actionID: String(cString: action),
+        activationToken: token.flatMap { $0.isEmpty ? nil : $0 })
 }
 
 private let closedHandler: CNotify_ClosedHandler = { notification, userData in

@@ -52,6 +52,8 @@ public struct CLIView: Sendable {
         switch event {
         case .contactConnected(let contact):
             return ["\(contact.viewName): contact is connected"]
+        case .chatRead:
+            return []
         case .contactRequest(let request):
             return [
                 "\(request.localDisplayName) (\(request.profile.fullName.isEmpty ? request.profile.displayName : request.profile.fullName)) wants to connect to you!",

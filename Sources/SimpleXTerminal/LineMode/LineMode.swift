@@ -79,11 +79,14 @@ struct LineMode {
             return failure.status
         }
         let session = Session()
+        let chatRead = access.chatRead
         let printer = Task {
             for await event in chat.events {
                 switch event {
                 case .newItem(let contact, _), .itemUpdated(let contact, _):
                     session.setActive(contact.viewName)
+                case .chatRead(let contact):
+                    await chatRead("@\(contact.contactId)")
                 default: break
                 }
                 view.event(event).forEach(output)
@@ -96,7 +99,12 @@ struct LineMode {
         let opener: @Sendable (String) async -> Void = { [view, output] ref in
             await Self.openChat(ref, chat: chat, session: session, view: view, output: output)
         }
-        await access.exportOpenChat(opener)
+        // Share: a reply typed into a notification (or the share helper) is sent from here and
+        // shown as if typed.
+        let sharer: @Sendable (ClientHandoff.SharedContent, String) async throws -> String = { [view, output] content, ref in
+            try await Self.share(content, to: ref, chat: chat, session: session, view: view, output: output)
+        }
+        await access.exportChatMethods(openChat: opener, share: sharer)
         if let open { await opener(open) }
         if let connect {
             do { try await perform(.connect(link: connect), chat: chat, session: session) } catch {
@@ -127,6 +135,32 @@ struct LineMode {
         await chat.stop()
         await printer.value
         return ExitStatus.ok
+    }
+
+    /// Sends what `Share` brought to chat `ref` (`@12`): the text, then each file (the text goes
+    /// with the first, as separate items here); returns the last item's reference (`@12/345`).
+    private static func share(
+        _ content: ClientHandoff.SharedContent, to ref: String, chat: ChatController, session: Session, view: CLIView,
+        output: @Sendable (String) -> Void
+    ) async throws -> String {
+        guard ref.hasPrefix("@"), let id = Int64(ref.dropFirst()), let contact = try? await chat.contact(id: id) else {
+            throw DBusError.invalidArgs("Share: no chat \(ref) (the line mode has no chat picker: name one, e.g. @12)")
+        }
+        guard content.text?.isEmpty == false || !content.files.isEmpty else {
+            throw DBusError.invalidArgs("Share: nothing to send (text or files)")
+        }
+        var last: ChatItem?
+        if let text = content.text, !text.isEmpty {
+            last = try await chat.send(to: contact.localDisplayName, .text(text))
+            view.item(last!, contact: contact).forEach(output)
+        }
+        for file in content.files {
+            let path = file.hasPrefix("file://") ? (URL(string: file)?.path ?? file) : file
+            last = try await chat.sendFile(to: contact.localDisplayName, path: path)
+            view.item(last!, contact: contact).forEach(output)
+        }
+        session.setActive(contact.viewName)
+        return last.map { "\(ref)/\($0.itemId)" } ?? ref
     }
 
     /// Makes the chat `ref` (`@12`) the active one and prints its last messages, as `/tail` does.

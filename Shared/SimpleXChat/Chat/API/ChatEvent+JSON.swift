@@ -14,6 +14,8 @@ extension ChatEvent {
         case .contactUpdated: "contactUpdated"
         case .contactSwitchedDevice: "contactAnotherClient"
         case .integrityError, .error: "chatError"
+        // SimpleX answers a read with cmdOk and tells no one; this core tells its own process.
+        case .chatRead: "chatRead"
         case .file(let event): event.eventType
         }
     }
@@ -58,6 +60,8 @@ extension ChatEvent {
                     .map(MsgReaction.emoji)
                     ?? .unknown(type: "emoji", json: ["type": "emoji", "emoji": .string(emoji)]))
             return tagged(type, ["user": user.json, "added": .bool(add), "reaction": reaction.json])
+        case .chatRead(let contact):
+            return tagged(type, ["user": user.json, "chatInfo": ChatInfo.direct(contact: contact).json])
         case .contactUpdated(let contact, let old):
             return tagged(type, ["user": user.json, "fromContact": old.json, "toContact": contact.json])
         case .integrityError(let contact, let description):
