@@ -16,7 +16,7 @@ TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux 
 BENCH_PACKAGES := redis-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test bench install uninstall deps test-deps clean
+.PHONY: all build run stop test bench install uninstall deps test-deps clean
 
 all: build
 
@@ -42,13 +42,19 @@ endef
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product simplex-chat
 
-# Starts the client on the embedded default (it grows with the relay, agent and service issues).
-# The chat in line mode with a local relay (used when you have configured no relays of your
-# own); the first run asks for your display name. ARGS go to simplex-chat --cli.
+# Starts the client on the embedded default: the chat in line mode with a local relay (used when
+# you have configured no relays of your own) and the notification service, which go on receiving
+# after the client quits (make stop ends them); the first run asks for your display name. ARGS go
+# to simplex-chat --cli.
 run: deps
 	@$(SWIFT) build -c $(CONFIG) --product simplex-chat 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	@$(SWIFT) build -c $(CONFIG) --product smp-server 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
+	@$(SWIFT) build -c $(CONFIG) --product simplex-nse 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	@Services/Relay/run-local.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" $(ARGS)
+
+# Ends the local relay and the notification service that make run left receiving.
+stop:
+	@Services/Relay/run-local.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)" --stop
 
 # Every test, on a private session bus (tests that need their own bus start one themselves), after
 # the check of DESIGN §2.1's module graph (the relay never links the chat core).

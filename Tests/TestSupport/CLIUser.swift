@@ -9,15 +9,23 @@ public final class CLIUser: Sendable {
     /// Starts the line mode for `name` (answering the first run's prompt); with `bus`, on that
     /// session bus (the notification service's handshake), else with none; `arguments` follow
     /// `--cli -s <relay>` (a link to connect to).
-    public init(
+    public convenience init(
         _ name: String, relay: RelayProcess, directory: TemporaryDirectory? = nil, bus: TestBus? = nil,
+        arguments: [String] = []
+    ) async throws {
+        try await self.init(name, relayAddress: relay.address, directory: directory, bus: bus, arguments: arguments)
+    }
+
+    /// As above, with a relay given by its address (one the test did not start itself).
+    public init(
+        _ name: String, relayAddress: String, directory: TemporaryDirectory? = nil, bus: TestBus? = nil,
         arguments: [String] = []
     ) async throws {
         self.name = name
         let directory = try directory ?? TemporaryDirectory("cli-\(name)")
         self.directory = directory
         process = try ChildProcess(
-            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address] + arguments,
+            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relayAddress] + arguments,
             environment: Self.environment(directory, bus: bus))
         let first = try await process.line(timeout: .seconds(30)) {
             $0.hasPrefix("No user profile yet") || $0.hasPrefix("Current user")
