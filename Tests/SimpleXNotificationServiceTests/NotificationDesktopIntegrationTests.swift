@@ -155,4 +155,76 @@ struct NotificationDesktopIntegrationTests {
         #expect(try await service.stop() == 0)
         try await users.bob.quit()
     }
+
+    /// logind of the test's own on a second bus standing in for the system bus: the user's display
+    /// session `c1`, whose LockedHint starts true.
+    final class Logind: Sendable {
+        final class Flag: Sendable {
+            let value = Mutex(true)
+        }
+        static let session = "/org/freedesktop/login1/session/c1"
+        let bus: TestBus
+        let connection: DBusConnection
+        let locked = Flag()
+
+        init() async throws {
+            bus = try await TestBus()
+            connection = try await DBusConnection(address: bus.address)
+            let locked = locked
+            try connection.export(
+                path: "/org/freedesktop/login1/user/self", interface: "org.freedesktop.DBus.Properties",
+                methods: [
+                    "Get": { call in
+                        let arguments = try call.arguments(matching: "ss")
+                        guard arguments == [.string("org.freedesktop.login1.User"), .string("Display")] else {
+                            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "\(arguments)")
+                        }
+                        return [.variant(.structure([.string("c1"), .objectPath(Self.session)]))]
+                    }
+                ])
+            try connection.export(
+                path: Self.session, interface: "org.freedesktop.DBus.Properties",
+                methods: [
+                    "Get": { call in
+                        let arguments = try call.arguments(matching: "ss")
+                        guard arguments == [.string("org.freedesktop.login1.Session"), .string("LockedHint")] else {
+                            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "\(arguments)")
+                        }
+                        return [.variant(.bool(locked.value.withLock { $0 }))]
+                    }
+                ])
+            try await connection.requestName("org.freedesktop.login1")
+        }
+
+        func set(_ value: Bool) async throws {
+            locked.value.withLock { $0 = value }
+            try await connection.emitSignal(
+                path: Self.session, interface: "org.freedesktop.DBus.Properties", name: "PropertiesChanged",
+                arguments: [
+                    .string("org.freedesktop.login1.Session"), .variantDictionary(["LockedHint": .bool(value)]),
+                    .stringArray([]),
+                ])
+        }
+    }
+
+    @Test func whileLogindSaysTheSessionIsLockedNotificationsAreHidden() async throws {
+        let users = try await Users()
+        let server = try users.notifications
+        let logind = try await Logind()
+        defer { logind.connection.close() }
+        let service = try await users.service(extra: ["DBUS_SYSTEM_BUS_ADDRESS": logind.bus.address])
+        users.bob.send("@alice the password is swordfish")
+        let locked = try #require(try await server.notifyCalls(atLeast: 1).first)
+        #expect(locked.summary == "Contact hidden:")
+        #expect(locked.body == "new message")
+
+        try await logind.set(false)
+        try await Task.sleep(for: .milliseconds(300))
+        users.bob.send("@alice unlocked now")
+        let unlocked = try await server.notifyCalls(atLeast: 2)[1]
+        #expect(unlocked.summary == "bob:")
+        #expect(unlocked.body == "unlocked now")
+        #expect(try await service.stop() == 0)
+        try await users.bob.quit()
+    }
 }
