@@ -60,7 +60,7 @@ struct NotificationPrivacyTests {
         }
         // Action labels are fixed words, never content.
         let labels = Set(calls.flatMap { call in stride(from: 1, to: call.actions.count, by: 2).map { call.actions[$0] } })
-        #expect(labels.isSubset(of: ["Open", "Mark read", "Reply", "Accept", "Reject"]), "\(labels)")
+        #expect(labels.isSubset(of: ["Open", "Mark read", "Reply", "Accept", "Accept incognito", "Reject"]), "\(labels)")
         #expect(try await service.stop() == 0)
         let log = service.process.allErrors.joined(separator: "\n")
         for secret in ["bob", "carol", "old mill", "simplex:/", "smp://"] { #expect(!log.contains(secret), "log: \(secret)") }

@@ -497,7 +497,11 @@ struct NotificationServiceActionTests {
         carol.send("/c \(address)")
         let request = try #require(try await server.notifyCalls(atLeast: 1).first)
         #expect(request.summary == "carol wants to connect!")
-        #expect(request.actions == ["NTF_ACT_ACCEPT_CONTACT", "Accept", "NTF_ACT_REJECT_CONTACT", "Reject"])
+        #expect(
+            request.actions == [
+                "NTF_ACT_ACCEPT_CONTACT", "Accept", "NTF_ACT_ACCEPT_CONTACT_INCOGNITO", "Accept incognito",
+                "NTF_ACT_REJECT_CONTACT", "Reject",
+            ])
         try await server.emitActionInvoked(id: 1, action: "NTF_ACT_ACCEPT_CONTACT")
         try await carol.expectLine("alice: contact is connected")
         let connected = try await server.notifyCalls(atLeast: 2)[1]
@@ -517,6 +521,36 @@ struct NotificationServiceActionTests {
         #expect(listed.contains(#""localDisplayName":"carol""#) && !listed.contains(#""localDisplayName":"dave""#))
         #expect(try await service.stop() == 0)
         for user in [users.bob, carol, dave] { try await user.quit() }
+    }
+
+    /// Accept incognito: the requester is shown a random profile, never the user's name, and a
+    /// later profile change is not sent to it.
+    @Test func acceptIncognitoShowsTheRequesterARandomProfile() async throws {
+        let users = try await NotificationServiceEndToEndTests.Users()
+        let server = try users.notifications
+        let client = try await users.client()
+        client.send("/ad")
+        let address = try await client.expect("simplex:/contact#/?v=")
+        try await client.quit()
+        let service = try await users.service()
+        let carol = try await CLIUser("carol", relay: users.relay)
+        carol.send("/c \(address)")
+        _ = try await server.notifyCalls(atLeast: 1)
+        try await server.emitActionInvoked(id: 1, action: "NTF_ACT_ACCEPT_CONTACT_INCOGNITO")
+        let connected = try await carol.expectLine(#"[A-Z][a-z]+[A-Z][a-z]+: contact is connected"#)
+        #expect(!connected.contains("alice"))
+        let incognitoName = String(connected.prefix { $0 != ":" })
+        // Alice sees carol as carol; carol sees the random name, and only that.
+        #expect(try await server.notifyCalls(atLeast: 2)[1].summary == "carol is connected!")
+        #expect(try await service.stop() == 0)
+        let rename = try await users.execute(#"/_profile 1 {"displayName":"alicia","fullName":""}"#)
+        #expect(try await rename.wait() == 0, "\(rename.allErrors)")
+        try await users.bob.expect("alicia")
+        carol.send("@\(incognitoName) who are you?")
+        try await carol.expectLine(#"\d\d:\d\d @"# + incognitoName + " who are you\\?")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!carol.process.allOutput.contains { $0.contains("alice") || $0.contains("alicia") }, "\(carol.process.allOutput)")
+        for user in [users.bob, carol] { try await user.quit() }
     }
 }
 

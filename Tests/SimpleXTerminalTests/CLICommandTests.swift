@@ -28,6 +28,7 @@ struct CLICommandTests {
                 == .connect(link: "simplex:/invitation#/?v=1000"))
         #expect(try CLICommand.parse("/ad") == .address)
         #expect(try CLICommand.parse("/ac bob") == .acceptContact("bob"))
+        #expect(try CLICommand.parse("/accept incognito bob") == .acceptContact("bob", incognito: true))
         #expect(try CLICommand.parse("/rc @bob") == .rejectContact("bob"))
         #expect(try CLICommand.parse("/tail") == .tail(chat: nil, count: 10))
         #expect(try CLICommand.parse("/tail @bob 3") == .tail(chat: "bob", count: 3))

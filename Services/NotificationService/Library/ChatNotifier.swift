@@ -26,8 +26,10 @@ actor ChatNotifier {
     }
 
     static let markReadAction = DesktopNotification.Action(id: "mark-read", label: "Mark read")
-    /// The contact request buttons the chat core can carry out (it has no incognito profiles yet).
-    static let contactRequestActions: [NotificationContent.Action] = [.acceptContact, .rejectContact]
+    /// The contact request buttons (iOS: Accept and Accept incognito; Reject as SimpleX's CLI).
+    static let contactRequestActions: [NotificationContent.Action] = [
+        .acceptContact, .acceptContactIncognito, .rejectContact,
+    ]
     static let replyAction = DesktopNotification.Action.inlineReply(label: "Reply")
     /// The freedesktop sound theme's name for a message arriving.
     static let messageSound = "message-new-instant"

@@ -83,14 +83,19 @@ extension ChatController {
         if let unconfirmed { throw .agent("\(unconfirmed)") }
     }
 
-    /// Accepts a contact request (`/ac name`): the contact is made now, connected shortly.
-    public func acceptContact(_ name: String) async throws(ChatError) -> ChatContact {
+    /// Accepts a contact request (`/ac name`): the contact is made now, connected shortly. With
+    /// `incognito`, the contact is shown a random profile instead of the user's, now and later
+    /// (profile updates are not sent to it).
+    public func acceptContact(_ name: String, incognito: Bool = false) async throws(ChatError) -> ChatContact {
         let request = try store.request(named: name, user)
+        let shown = incognito ? IncognitoProfile.random() : nil
         do {
-            let id = try await agent.acceptContact(request.agentInvitationID, connInfo: profileInfo)
+            let info = try shown.map { profile throws(ChatError) in try encode(.info(profile)) } ?? profileInfo
+            let id = try await agent.acceptContact(request.agentInvitationID, connInfo: info)
             try store.insertPendingConnection(user, agentConnectionID: id)
             try store.deleteRequest(request)
-            return try store.createContact(user, profile: request.profile, agentConnectionID: id)
+            return try store.createContact(
+                user, profile: request.profile, agentConnectionID: id, incognitoProfile: shown)
         } catch let error as ChatError {
             throw error
         } catch {
@@ -168,7 +173,9 @@ extension ChatController {
         user.profile.fullName = fullName
         try store.updateUserProfile(user, user.profile)
         for contact in try store.contacts(user) where contact.ready && contact.active {
-            guard let id = contact.agentConnectionID else { continue }
+            // A contact who knows the user by an incognito profile never learns the real one.
+            guard let id = contact.agentConnectionID, try store.incognitoProfile(contactId: contact.contactId) == nil
+            else { continue }
             _ = try? await agent.sendMessage(id, body: try encode(.info(user.profile)))
         }
     }

@@ -21,7 +21,13 @@ extension ChatController {
             if try store.contact(agentConnectionID: id) == nil, let profile = profile(in: peerInfo) {
                 _ = try store.createContact(user, profile: profile, agentConnectionID: id)
             }
-            do { try await agent.allowConnection(id, connInfo: profileInfo) } catch {
+            // A contact who knows the user incognito is answered with that profile.
+            let contact = try store.contact(agentConnectionID: id)
+            let incognito = try contact.flatMap { contact throws(ChatError) in
+                try store.incognitoProfile(contactId: contact.contactId)
+            }
+            let info = try incognito.map { profile throws(ChatError) in try encode(.info(profile)) } ?? profileInfo
+            do { try await agent.allowConnection(id, connInfo: info) } catch {
                 throw .agent("\(error)")
             }
         case .info(let id, let peerInfo):

@@ -96,10 +96,11 @@ extension ChatStore {
         return candidate
     }
 
-    /// Makes the contact for a connection whose peer profile arrived.
-    func createContact(_ user: ChatUser, profile: Profile, agentConnectionID: String) throws(ChatError)
-        -> ChatContact
-    {
+    /// Makes the contact for a connection whose peer profile arrived; with `incognitoProfile`, the
+    /// user shows that profile to this contact instead of their own.
+    func createContact(
+        _ user: ChatUser, profile: Profile, agentConnectionID: String, incognitoProfile: Profile? = nil
+    ) throws(ChatError) -> ChatContact {
         try transaction { () throws(ChatError) in
             let name = try freeDisplayName(user, profile.displayName)
             let now = self.now()
@@ -117,10 +118,32 @@ extension ChatStore {
             try run(
                 "UPDATE connections SET contact_id = ?, conn_status = 'joined', updated_at = ? WHERE agent_conn_id = ?",
                 [contactId, now, agentConnectionID])
+            if let incognitoProfile {
+                try run(
+                    """
+                    INSERT INTO contact_profiles (user_id, display_name, full_name, incognito, created_at, updated_at)
+                    VALUES (?, ?, ?, 1, ?, ?)
+                    """, [user.userId, incognitoProfile.displayName, incognitoProfile.fullName, now, now])
+                try run(
+                    "UPDATE connections SET custom_user_profile_id = ? WHERE agent_conn_id = ?", [lastID, agentConnectionID])
+            }
             return ChatContact(
                 contactId: contactId, localDisplayName: name, profile: profile, localAlias: "",
                 agentConnectionID: agentConnectionID,
                 ready: false)
+        }
+    }
+
+    /// The profile the user shows `contactId` instead of their own, if they connected incognito.
+    func incognitoProfile(contactId: Int64) throws(ChatError) -> Profile? {
+        try row(
+            """
+            SELECT p.display_name, p.full_name FROM connections cn
+            JOIN contact_profiles p ON p.contact_profile_id = cn.custom_user_profile_id
+            WHERE cn.contact_id = ?
+            """, [contactId]
+        ).map { row throws(ChatError) in
+            Profile(displayName: try value(row, "display_name"), fullName: try value(row, "full_name"))
         }
     }
 

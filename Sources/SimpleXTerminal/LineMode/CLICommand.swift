@@ -10,7 +10,8 @@ public enum CLICommand: Equatable, Sendable {
     case showAddress
     /// `/da`: delete the contact address.
     case deleteAddress
-    case acceptContact(String)
+    /// `/ac name`, or `/ac incognito name` (SimpleX's `/accept incognito`): a random profile is shown.
+    case acceptContact(String, incognito: Bool = false)
     case rejectContact(String)
     case deleteContact(String)
     /// `/clear @name`: delete every message of a chat, here only.
@@ -86,7 +87,12 @@ public enum CLICommand: Equatable, Sendable {
         case "/ad", "/address": return .address
         case "/sa", "/show_address": return .showAddress
         case "/da", "/delete_address": return .deleteAddress
-        case "/ac", "/accept": return .acceptContact(try name(argument, "/ac <name>"))
+        case "/ac", "/accept":
+            if argument.hasPrefix("incognito ") {
+                let rest = String(argument.dropFirst("incognito ".count)).trimmingCharacters(in: .whitespaces)
+                return .acceptContact(try name(rest, "/ac incognito <name>"), incognito: true)
+            }
+            return .acceptContact(try name(argument, "/ac <name>"))
         case "/rc", "/reject": return .rejectContact(try name(argument, "/rc <name>"))
         case "/d", "/delete": return .deleteContact(try name(argument, "/d @<name>"))
         case "/clear": return .clearChat(try name(argument, "/clear @<name>"))
@@ -225,7 +231,7 @@ public enum CLICommand: Equatable, Sendable {
         /c <link>               connect by an invitation or a contact address link
         /ad                     show (or create) your contact address
         /sa, /da                show, delete your contact address (contacts made stay)
-        /ac <name>, /rc <name>  accept or reject a contact request
+        /ac <name>, /rc <name>  accept or reject a contact request (/ac incognito <name>: show a random profile)
         @<name> <message>       send a message (a bare line goes to the last chat)
         >@<name> (text) reply   reply, quoting the message that starts with text
         ! @<name> (text) new    edit your message that starts with text

@@ -196,8 +196,8 @@ struct LineMode {
             try await chat.deleteAddress()
             output("Your chat address is deleted - accepted contacts will remain connected.")
             output("To create a new chat address use /ad")
-        case .acceptContact(let name):
-            let contact = try await chat.acceptContact(name)
+        case .acceptContact(let name, let incognito):
+            let contact = try await chat.acceptContact(name, incognito: incognito)
             output("\(contact.viewName): accepting contact request...")
         case .rejectContact(let name):
             try await chat.rejectContact(name)

@@ -103,10 +103,9 @@ extension ChatController {
                 ? .sentInvitation(user: user, connection: connection)
                 : .sentConfirmation(user: user, connection: connection)
         case .apiAcceptContact(let incognito, let requestId):
-            try checkUser(user.userId, incognito: incognito)
             let request = try self.request(requestId)
             let contact = try await api { () async throws(ChatError) in
-                try await acceptContact(request.localDisplayName)
+                try await acceptContact(request.localDisplayName, incognito: incognito)
             }
             return .acceptingContactRequest(user: user, contact: contact)
         case .apiCreateMyAddress(let userId):

@@ -119,7 +119,11 @@ extension ChatController {
             return .userProfileNoChange(user: user)
         }
         let recipients = try api { () throws(ChatError) in
-            try store.contacts(user).filter { $0.ready && $0.agentConnectionID != nil }
+            var recipients: [ChatContact] = []
+            for contact in try store.contacts(user) where contact.ready && contact.agentConnectionID != nil {
+                if try store.incognitoProfile(contactId: contact.contactId) == nil { recipients.append(contact) }
+            }
+            return recipients
         }
         try await api { () async throws(ChatError) in
             try await updateProfile(displayName: profile.displayName, fullName: profile.fullName)
