@@ -1,7 +1,7 @@
 // simplex-bench: the figures each issue names, measured on this machine in one run.
 // Benchmarks are not tests: nothing here passes or fails; `make bench` prints the figures.
 // SIMPLEX_BENCH_ONLY=<section>[,<section>] runs only the named sections (foundation, crypto,
-// throughput, store, ratchet, agent, chat; chat-reading and chat-receive for either half of chat),
+// throughput, store, ratchet, agent, chat, nse; chat-reading and chat-receive for either half of chat),
 // for profiling one figure.
 import Foundation
 import TestSupport
@@ -49,4 +49,9 @@ if runs("chat") || runs("chat-reading") || runs("chat-receive") {
     print("")
     print("## Chat core (issue 5)")
     for line in try await chatBenchmarkLines() { print("  " + line) }
+}
+if runs("nse") {
+    print("")
+    print("## Notification service (issue 21)")
+    for line in try await nseBenchmarkLines() { print("  " + line) }
 }
