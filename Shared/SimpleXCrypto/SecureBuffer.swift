@@ -26,7 +26,8 @@ public final class SecureBuffer: @unchecked Sendable {
         if count == 0 {
             pointer = nil
         } else {
-            guard let allocated = sodium_malloc(count) else {
+            // Small secrets share guarded pages (SecureArena); larger ones get their own.
+            guard let allocated = count <= SecureArena.largest ? SecureArena.shared.allocate(count) : sodium_malloc(count) else {
                 fatalError("sodium_malloc(\(count)) failed: out of memory")
             }
             sodium_memzero(allocated, count)
@@ -52,8 +53,9 @@ public final class SecureBuffer: @unchecked Sendable {
     }
 
     deinit {
-        // sodium_free zeroes the region before unmapping it.
-        if let pointer { sodium_free(pointer) }
+        // Both zero the memory before letting it go.
+        guard let pointer else { return }
+        if count <= SecureArena.largest { SecureArena.shared.free(pointer, count: count) } else { sodium_free(pointer) }
     }
 }
 

@@ -1,7 +1,8 @@
 public import Foundation
 internal import CSodium
 
-/// Secret bytes in libsodium guarded memory (`sodium_malloc`), zeroed and freed on deinit.
+/// Secret bytes in libsodium guarded memory (`sodium_malloc`; small ones packed by `SecureArena`),
+/// zeroed and freed on deinit.
 ///
 /// Never prints its contents; compares in constant time.
 public final class SecureBytes: @unchecked Sendable {
@@ -22,7 +23,8 @@ public final class SecureBytes: @unchecked Sendable {
         if count == 0 {
             pointer = nil
         } else {
-            guard let allocated = sodium_malloc(count) else {
+            // Small secrets share guarded pages (SecureArena); larger ones get their own.
+            guard let allocated = count <= SecureArena.largest ? SecureArena.shared.allocate(count) : sodium_malloc(count) else {
                 fatalError("sodium_malloc(\(count)) failed: out of memory")
             }
             // sodium_malloc fills with 0xdb; start from zeros so a partial initializer leaks nothing.
@@ -64,8 +66,9 @@ public final class SecureBytes: @unchecked Sendable {
     }
 
     deinit {
-        // sodium_free zeroes the region before unmapping it.
-        if let pointer { sodium_free(pointer) }
+        // Both zero the memory before letting it go.
+        guard let pointer else { return }
+        if count <= SecureArena.largest { SecureArena.shared.free(pointer, count: count) } else { sodium_free(pointer) }
     }
 }
 
