@@ -41,9 +41,12 @@ func format(_ value: Double, _ decimals: Int) -> String {
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     let scaled = Int((value * scale).rounded())
-    let whole = scaled / Int(scale)
-    let fraction = String(scaled % Int(scale))
-    return "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
+    let sign = scaled < 0 ? "-" : ""
+    let magnitude = abs(scaled)
+    let whole = magnitude / Int(scale)
+    guard decimals > 0 else { return sign + "\(whole)" }
+    let fraction = String(magnitude % Int(scale))
+    return sign + "\(whole)." + String(repeating: "0", count: decimals - fraction.count) + fraction
 }
 
 /// Profiling one phase: with SIMPLEX_BENCH_PERF_CTL naming the control fifo of
