@@ -29,7 +29,7 @@ public enum StrayChildren {
 
     /// The strays `reap` would kill. A process on a test's bus whose bus daemon still belongs to
     /// a running test is not one, even when init adopted it: the bus daemon double-forks the
-    /// services it starts by D-Bus activation.
+    /// services it starts by D-Bus activation, and make run's script detaches its relay and service.
     public static func find(products: Set<String> = products) -> [Int32] {
         let temporary = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/simplex-"
         let own = getpid()
@@ -42,6 +42,10 @@ public enum StrayChildren {
             }.flatMap { $0.dropFirst().compactMap { busDirectory(in: $0, temporary: temporary) } })
         return pids.filter { pid in
             guard parent(of: pid) == 1 else { return false }
+            let bus = sessionBus(of: pid).flatMap { busDirectory(in: $0, temporary: temporary) }
+            // Detached on purpose by a running test (make run's relay and service, which outlive
+            // the script that started them), as long as that test's bus lives.
+            if let bus, liveBuses.contains(bus) { return false }
             let arguments = commandLine(of: pid)
             if let program = arguments.first, products.contains((program as NSString).lastPathComponent),
                 // `/tmp/simplex-…` as an argument, or within one (`--address=unix:path=/tmp/simplex-…`).
@@ -49,10 +53,7 @@ public enum StrayChildren {
             {
                 return true
             }
-            guard let bus = sessionBus(of: pid).flatMap({ busDirectory(in: $0, temporary: temporary) }) else {
-                return false
-            }
-            return !liveBuses.contains(bus)
+            return bus != nil
         }
     }
 
