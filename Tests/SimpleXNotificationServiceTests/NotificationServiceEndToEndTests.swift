@@ -215,6 +215,29 @@ struct NotificationServiceEndToEndTests {
         try await bob.quit()
     }
 
+    /// The notification server crashes and comes back: receiving goes on meanwhile, the outage is
+    /// logged once, and the new server gets the next notification.
+    @Test func aNotificationServerThatRestartsIsUsedAgainAndTheOutageLoggedOnce() async throws {
+        let users = try await Users()
+        let (bob, first) = (users.bob, try users.notifications)
+        let service = try await users.service()
+        bob.send("@alice before the crash")
+        _ = try await first.notifyCalls(atLeast: 1)
+        try await first.kill()
+        bob.send("@alice during the outage")
+        bob.send("@alice still down")
+        #expect(await eventually { service.process.allErrors.contains { $0.contains("cannot show notifications") } })
+        #expect(try await NotificationServiceChatSettingsTests.stored("still down", users))
+        try await service.reach(.active)
+        let second = try await MockNotificationServer(on: users.bus)
+        bob.send("@alice after the restart")
+        #expect(try await second.notifyCalls(atLeast: 1).last?.body == "after the restart")
+        #expect(await eventually { service.process.allErrors.contains { $0.contains("notifications are shown again") } })
+        #expect(service.process.allErrors.filter { $0.contains("cannot show notifications") }.count == 1)
+        #expect(try await service.stop() == 0)
+        try await bob.quit()
+    }
+
     /// A notification server that hangs holds up neither receiving nor the handoff: the client
     /// takes the chat over while the service's Notify is still unanswered (the mock answers after
     /// 60 s, longer than the client's whole wait for the lock).

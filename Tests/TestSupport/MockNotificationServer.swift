@@ -19,6 +19,12 @@ public struct MockNotificationServer: Sendable {
         _ = try await helper("wait-owner")
     }
 
+    /// The server crashes (SIGKILL): its name and notifications go with it.
+    public func kill() async throws {
+        daemon.kill(SIGKILL)
+        _ = try await daemon.wait()
+    }
+
     /// Every `Notify` the server received, in order.
     public func notifyCalls() async throws -> [NotifyCall] {
         try JSONDecoder().decode([NotifyCall].self, from: Data(try await helper("notify-calls").utf8))
