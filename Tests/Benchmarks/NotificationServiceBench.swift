@@ -300,7 +300,8 @@ final class NotificationServiceBench {
     private func pass() async throws -> (time: Duration, received: Int, notified: Int) {
         let before = world.notifications.count
         let start = ContinuousClock.now
-        let process = try world.start("simplex-nse", ["--once"])
+        // The pass alone: without --linger 0 it would stay a minute for clicks on its notifications.
+        let process = try world.start("simplex-nse", ["--once", "--linger", "0"])
         // Polled every millisecond (`wait` polls every 10).
         let deadline = start + .seconds(120)
         while process.isRunning && ContinuousClock.now < deadline {

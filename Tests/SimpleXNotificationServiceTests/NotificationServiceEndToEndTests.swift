@@ -48,10 +48,11 @@ struct NotificationServiceEndToEndTests {
             return service
         }
 
-        /// `simplex-nse --once` as Alice, run to its end.
-        func once() async throws -> ChildProcess {
+        /// `simplex-nse --once` as Alice, run to its end; `linger` seconds for a click afterwards.
+        func once(linger: Int = 0) async throws -> ChildProcess {
             let process = try ChildProcess(
-                try BuiltProducts.path("simplex-nse"), ["--once"], environment: CLIUser.environment(alice, bus: bus))
+                try BuiltProducts.path("simplex-nse"), ["--once", "--linger", String(linger)],
+                environment: CLIUser.environment(alice, bus: bus))
             _ = try await process.wait(timeout: .seconds(60))
             return process
         }
@@ -628,6 +629,38 @@ struct NotificationServicePeriodicTests {
             for secret in ["while you sleep", "bob"] { #expect(!pass.allErrors.joined().contains(secret)) }
         }
         try await bob.quit()
+    }
+
+    /// A contact request notified by a pass is accepted from its notification after the pass:
+    /// the process stays for the click, runs the chat for it, and then goes.
+    @Test func aClickAfterThePassIsCarriedOutBeforeTheProcessGoes() async throws {
+        let users = try await Users()
+        let server = try users.notifications
+        let client = try await users.client()
+        client.send("/ad")
+        let address = try await client.expect("simplex:/contact#/?v=")
+        try await client.quit()
+        try users.defaults.set(.notificationMode, .periodic)
+        let carol = try await CLIUser("carol", relay: users.relay)
+        carol.send("/c \(address)")
+        try await carol.expect("connection request sent!")
+        try await Task.sleep(for: .milliseconds(500))
+        let pass = try ChildProcess(
+            try BuiltProducts.path("simplex-nse"), ["--once", "--linger", "8"],
+            environment: CLIUser.environment(users.alice, bus: users.bus))
+        let request = try #require(try await server.notifyCalls(atLeast: 1).first)
+        #expect(request.summary == "carol wants to connect!")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(pass.isRunning)
+        try await server.emitActionInvoked(id: 1, action: "NTF_ACT_ACCEPT_CONTACT")
+        try await carol.expectLine("alice: contact is connected")
+        // The new contact is notified too (it has an Open button, so the process stays for it
+        // until its time is up, 8 s after the pass).
+        #expect(try await server.notifyCalls(atLeast: 2)[1].summary == "carol is connected!")
+        #expect(try await pass.wait(timeout: .seconds(20)) == 0, "\(pass.allErrors)")
+        #expect(pass.allErrors.filter { $0.contains("received") }.count == 2)
+        try await carol.quit()
+        try await users.bob.quit()
     }
 
     @Test func aPassWhileTheClientRunsLeavesItsSubscriptionsAlone() async throws {

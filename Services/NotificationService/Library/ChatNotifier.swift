@@ -146,6 +146,9 @@ actor ChatNotifier {
         }
     }
 
+    /// Whether any notification on screen has buttons (their clicks come to this process).
+    var hasActionableNotifications: Bool { !targets.isEmpty && capabilities?.contains("actions") == true }
+
     /// What the user asked for with an action, if the notification is one of ours and the action
     /// means something; the notification is closed (it has done its work) or forgotten (closed).
     func action(for event: NotificationEvent) async -> Intent? {

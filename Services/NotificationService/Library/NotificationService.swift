@@ -28,6 +28,8 @@ actor NotificationService {
     /// The task handing the running core's events to the notifier, kept so `--once` can wait for
     /// the notifications of its pass before it exits.
     private var notifying: Task<Void, Never>?
+    /// Notification actions that came while no core ran (`carryOut`).
+    private var pendingIntents: [ChatNotifier.Intent] = []
     /// Since when no core runs or starts (nil while one does).
     private var idleSince: ContinuousClock.Instant? = .now
     /// How long a takeover waits for core.lock: a crashed client's lock is released by the kernel,
@@ -125,11 +127,32 @@ actor NotificationService {
             return
         }
         guard let core else {
-            // A reply goes to the client, which sends it (and shows it in the chat).
-            if case .reply(let contactId, let text) = intent, await share(text, to: "@\(contactId)") { return }
-            log("a notification action came while the client runs the chat: left to the client")
+            if (try? await bus.nameHasOwner(names.client)) == true {
+                // A reply goes to the client, which sends it (and shows it in the chat).
+                if case .reply(let contactId, let text) = intent, await share(text, to: "@\(contactId)") { return }
+                log("a notification action came while the client runs the chat: left to the client")
+                return
+            }
+            // Nothing runs the chat (periodic mode after its pass, or starting): the action waits
+            // for the core, which a pass starts for it if nothing else does.
+            pendingIntents.append(intent)
+            if defaults[.notificationMode] == .instant { await wanted() } else { await handle(.passRequested) }
             return
         }
+        await execute(intent, on: core)
+    }
+
+    /// The actions that came while no core ran, done on `core` now.
+    private func runPendingIntents(on core: ChatController) async {
+        guard !pendingIntents.isEmpty else { return }
+        let intents = pendingIntents
+        pendingIntents = []
+        for intent in intents { await execute(intent, on: core) }
+        // What they send (an acceptance, a reply) leaves before a pass stops the core.
+        _ = await core.waitForDeliveries(timeout: .seconds(10))
+    }
+
+    private func execute(_ intent: ChatNotifier.Intent, on core: ChatController) async {
         let command: ChatCommand
         switch intent {
         case .openChat: return
@@ -195,6 +218,9 @@ actor NotificationService {
     }
 
     var state: NSEState { machine.state }
+
+    /// Whether notifications with buttons that this process would carry out are on screen.
+    var hasActionableNotifications: Bool { get async { await notifier.hasActionableNotifications } }
 
     /// Whether no core has run or started for `duration` (a periodic-mode service then exits).
     func hasBeenIdle(for duration: Duration) -> Bool {
@@ -286,6 +312,7 @@ actor NotificationService {
                 core = started
                 await started.start()
                 await handle(.coreStarted)
+                await runPendingIntents(on: started)
             } catch {
                 await coreFailed(error)
             }
@@ -296,6 +323,7 @@ actor NotificationService {
                 core = opened
                 let receipt = await opened.receivePending()
                 log("received \(receipt.messages) waiting message(s)")
+                await runPendingIntents(on: opened)
                 if receipt.unreachableServers > 0 {
                     log("\(receipt.unreachableServers) relay(s) could not be reached: their messages wait there")
                 }

@@ -6,7 +6,7 @@ import SimpleXSystem
 /// The `simplex-nse` program; the executable's main only calls `run`.
 public enum ServiceMain {
     static let usage = """
-        usage: simplex-nse [--once | status | --help]
+        usage: simplex-nse [--once [--linger SECONDS] | status | --help]
 
         The background receiving service of SimpleX Chat for Linux (the iOS Notification Service
         Extension's counterpart). With no arguments it serves on the session bus as
@@ -19,7 +19,9 @@ public enum ServiceMain {
           --once    periodic mode's pass (run by simplex-nse-periodic.timer every 10 minutes):
                     receive what waits on the relays without subscribing (SMP GET, so the
                     client's subscriptions are never ended), notify, and exit; when the service
-                    runs already, ask it to receive now instead
+                    runs already, ask it to receive now instead. While notifications with
+                    buttons it showed are on screen it stays up to --linger seconds (default
+                    60) to carry out a click (Accept, Mark read, a reply), then exits
           status    what the service is doing (its state, the modes, who holds core.lock)
           --help    this text
 
@@ -35,9 +37,15 @@ public enum ServiceMain {
     {
         switch arguments {
         case []:
-            return await serve(once: false, environment: environment)
+            return await serve(once: false, linger: .zero, environment: environment)
         case ["--once"]:
-            return await serve(once: true, environment: environment)
+            return await serve(once: true, linger: defaultLinger, environment: environment)
+        case let arguments where arguments.count == 3 && arguments[0] == "--once" && arguments[1] == "--linger":
+            guard let seconds = Int(arguments[2]), (0...3600).contains(seconds) else {
+                standardError("simplex-nse: --linger takes whole seconds from 0 to 3600, not '\(arguments[2])'")
+                return 64
+            }
+            return await serve(once: true, linger: .seconds(seconds), environment: environment)
         case ["status"]:
             return await ServiceStatus(environment: environment, output: standardOutput).run()
         case ["--help"], ["-h"], ["help"]:
@@ -53,7 +61,10 @@ public enum ServiceMain {
     /// once it has nothing to do.
     static let periodicIdleExit: Duration = .seconds(10)
 
-    private static func serve(once: Bool, environment: [String: String]) async -> Int32 {
+    /// How long `--once` stays for a click on the notifications it showed.
+    static let defaultLinger: Duration = .seconds(60)
+
+    private static func serve(once: Bool, linger: Duration, environment: [String: String]) async -> Int32 {
         let log: @Sendable (String) -> Void = { standardError("simplex-nse: \($0)") }
         let container: GroupContainer
         do { container = try GroupContainer.open(environment: environment) } catch {
@@ -115,6 +126,16 @@ public enum ServiceMain {
         }
         if once {
             await service.receiveOnce()
+            if linger > .zero, await service.hasActionableNotifications {
+                // A click on what it showed is carried out by this process (its connection gets
+                // the signal); it goes once nothing actionable is left or the time is up.
+                let deadline = ContinuousClock.now + linger
+                await waitForTermination(bus: bus) {
+                    guard ContinuousClock.now < deadline else { return true }
+                    guard await service.state.inactive else { return false }
+                    return !(await service.hasActionableNotifications)
+                }
+            }
             await service.shutdown()
             return 0
         }
