@@ -13,10 +13,7 @@ struct NotificationPrivacyTests {
     func everyKindOfNotificationShowsOnlyWhatTheModeAllows(mode: NotificationPreviewMode) async throws {
         let users = try await NotificationServiceEndToEndTests.Users(capabilities: "body actions body-markup inline-reply")
         let server = try users.notifications
-        let client = try await users.client()
-        client.send("/ad")
-        let address = try await client.expect("simplex:/contact#/?v=")
-        try await client.quit()
+        let address = try await users.contactAddress()
         try users.defaults.set(.ntfPreviewMode, mode)
         let service = try await users.service()
 

@@ -70,6 +70,15 @@ struct NotificationServiceEndToEndTests {
             throw TestSupportError("the relay printed no statistics: \(relay.log.suffix(5))")
         }
 
+        /// Alice's contact address, made in her line mode (which then quits).
+        func contactAddress() async throws -> String {
+            let client = try await client()
+            client.send("/ad")
+            let address = try await client.expect("simplex:/contact#/?v=")
+            try await client.quit()
+            return address
+        }
+
         /// Alice's line mode, on the bus.
         func client() async throws -> CLIUser {
             try await CLIUser("alice", relay: relay, directory: alice, bus: bus)
@@ -511,10 +520,7 @@ struct NotificationServiceActionTests {
     @Test func acceptAndRejectOnContactRequestsDoWhatTheySay() async throws {
         let users = try await NotificationServiceEndToEndTests.Users()
         let server = try users.notifications
-        let client = try await users.client()
-        client.send("/ad")
-        let address = try await client.expect("simplex:/contact#/?v=")
-        try await client.quit()
+        let address = try await users.contactAddress()
         let service = try await users.service()
 
         let carol = try await CLIUser("carol", relay: users.relay)
@@ -552,10 +558,7 @@ struct NotificationServiceActionTests {
     @Test func acceptIncognitoShowsTheRequesterARandomProfile() async throws {
         let users = try await NotificationServiceEndToEndTests.Users()
         let server = try users.notifications
-        let client = try await users.client()
-        client.send("/ad")
-        let address = try await client.expect("simplex:/contact#/?v=")
-        try await client.quit()
+        let address = try await users.contactAddress()
         let service = try await users.service()
         let carol = try await CLIUser("carol", relay: users.relay)
         carol.send("/c \(address)")
@@ -636,10 +639,7 @@ struct NotificationServicePeriodicTests {
     @Test func aClickAfterThePassIsCarriedOutBeforeTheProcessGoes() async throws {
         let users = try await Users()
         let server = try users.notifications
-        let client = try await users.client()
-        client.send("/ad")
-        let address = try await client.expect("simplex:/contact#/?v=")
-        try await client.quit()
+        let address = try await users.contactAddress()
         try users.defaults.set(.notificationMode, .periodic)
         let carol = try await CLIUser("carol", relay: users.relay)
         carol.send("/c \(address)")
