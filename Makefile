@@ -86,8 +86,9 @@ install: deps
 	$(SWIFT) build -c release --product simplex-chat
 	$(SWIFT) build -c release --product smp-server
 	$(SWIFT) build -c release --product simplex-nse
+	$(SWIFT) build -c release --product simplex-share
 	install -d -m 0755 $(PREFIX)/bin
-	for exe in simplex-chat smp-server simplex-nse; do \
+	for exe in simplex-chat smp-server simplex-nse simplex-share; do \
 	  install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/$$exe" "$(PREFIX)/bin/$$exe" || exit 1; \
 	done
 	install -d -m 0700 $(SYSTEMD_USER_DIR) $(DBUS_SERVICES_DIR)
@@ -103,14 +104,14 @@ install: deps
 	install -m 0644 Services/NotificationService/simplex-chat.svg $(ICON_DIR)/simplex-chat.svg
 	-@command -v update-desktop-database >/dev/null && update-desktop-database -q $(APPLICATIONS_DIR)
 	-@systemctl --user daemon-reload 2>/dev/null
-	@echo "installed simplex-chat, smp-server and simplex-nse to $(PREFIX)/bin, their systemd user units to"
+	@echo "installed simplex-chat, smp-server, simplex-nse and simplex-share to $(PREFIX)/bin, the systemd user units to"
 	@echo "$(SYSTEMD_USER_DIR), the notification service's D-Bus activation file to $(DBUS_SERVICES_DIR),"
 	@echo "simplex-chat.desktop (simplex: links) to $(APPLICATIONS_DIR)"
 	@echo "background receiving: simplex-chat notifications instant (or periodic, or off)"
 
 uninstall:
 	-@systemctl --user disable --now simplex-nse.service simplex-nse-periodic.timer 2>/dev/null
-	rm -f $(PREFIX)/bin/simplex-chat $(PREFIX)/bin/smp-server $(PREFIX)/bin/simplex-nse
+	rm -f $(PREFIX)/bin/simplex-chat $(PREFIX)/bin/smp-server $(PREFIX)/bin/simplex-nse $(PREFIX)/bin/simplex-share
 	rm -f $(SYSTEMD_USER_DIR)/smp-server.service $(addprefix $(SYSTEMD_USER_DIR)/,$(NSE_UNITS))
 	rm -f $(DBUS_SERVICES_DIR)/$(NSE_ACTIVATION)
 	rm -f $(APPLICATIONS_DIR)/simplex-chat.desktop $(ICON_DIR)/simplex-chat.svg

@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "simplex-chat", targets: ["simplex-chat"]),
         .executable(name: "smp-server", targets: ["smp-server"]),
         .executable(name: "simplex-nse", targets: ["simplex-nse"]),
+        .executable(name: "simplex-share", targets: ["simplex-share"]),
     ],
     targets: [
         // C libraries behind Swift modules (CONVENTIONS.md "C libraries").
@@ -61,6 +62,13 @@ let package = Package(
             name: "simplex-nse", dependencies: ["SimpleXNotificationService", "SimpleXSystem"],
             path: "Services/NotificationService/simplex-nse"),
 
+        .target(
+            name: "SimpleXShareService", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXSystem"],
+            path: "Services/ShareService/Library"),
+        .executableTarget(
+            name: "simplex-share", dependencies: ["SimpleXShareService", "SimpleXSystem"],
+            path: "Services/ShareService/simplex-share"),
+
         // Tests, the helper process they drive, and the benchmarks.
         .target(
             name: "TestSupport", dependencies: ["SimpleXDesktop", "SimpleXRelay", "SimpleXProtocol", "SimpleXCrypto"],
@@ -91,6 +99,9 @@ let package = Package(
         .testTarget(
             name: "SimpleXNotificationServiceTests",
             dependencies: ["SimpleXNotificationService", "SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),
+        .testTarget(
+            name: "SimpleXShareServiceTests",
+            dependencies: ["SimpleXShareService", "SimpleXDesktop", "SimpleXChat", "TestSupport"]),
         .testTarget(
             name: "SimpleXDesktopTests",
             dependencies: ["SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),

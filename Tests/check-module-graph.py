@@ -38,7 +38,11 @@ LAYERS = {
     "SimpleXNotificationService": {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
     },
+    "SimpleXShareService": {
+        "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
+    },
     "simplex-chat": {"SimpleXTerminal", "SimpleXSystem"},
+    "simplex-share": {"SimpleXShareService", "SimpleXSystem"},
     "simplex-nse": {"SimpleXNotificationService", "SimpleXSystem"},
     "smp-server": {"SimpleXRelay", "SimpleXSystem"},
 }

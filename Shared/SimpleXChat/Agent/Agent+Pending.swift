@@ -5,6 +5,11 @@ extension Agent {
     /// short-lived process (`simplex-chat -e`) can let them leave before it stops.
     public var hasPendingDeliveries: Bool { !workers.isEmpty }
 
+    /// Resumes delivery of every message still waiting, without subscribing anything.
+    public func startDeliveries() {
+        for connection in (try? store.connectionsWithPendingMessages()) ?? [] { kick(connection) }
+    }
+
     /// What `receivePending` did.
     public struct PendingReceipt: Sendable, Equatable {
         /// Messages taken from the relays (each processed and acknowledged as when subscribed).

@@ -72,6 +72,15 @@ public actor ChatController {
         try store.setServers(user, servers.map(\.description))
     }
 
+    /// The active user's contacts, read from the database without running the core (the share
+    /// helper chooses the chat before it takes the core, or hands the content to the client).
+    public static func contacts(groupDirectory: String) throws(ChatError) -> [ChatContact] {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+        defer { store.close() }
+        guard let user = try store.activeUser() else { throw .noUser }
+        return try store.contacts(user)
+    }
+
     public static func servers(groupDirectory: String) throws(ChatError) -> [String] {
         let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
         defer { store.close() }
@@ -85,6 +94,14 @@ public actor ChatController {
         await agent.start()
         await resumeFileTransfers()
         startExpiry()
+    }
+
+    /// Sending only (the share helper): messages waiting and what is sent now go to their relays,
+    /// but nothing is subscribed, so the subscriptions of the process that receives (the service,
+    /// suspended) are never ended. `waitForDeliveries`, then `stop`.
+    public func startSending() async {
+        startEvents()
+        await agent.startDeliveries()
     }
 
     /// The periodic mode's pass (`simplex-nse --once`): what waits on the relays is taken with GET,

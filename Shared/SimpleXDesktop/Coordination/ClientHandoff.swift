@@ -1,10 +1,16 @@
 import SimpleXChat
 import SimpleXSystem
 
-/// The client's side of DESIGN §4's handshake, shared by the line mode, `-e` and (later) the
-/// full-screen client: suspend the notification service, take core.lock within a bounded time,
-/// and hand the core back on exit.
+/// The client's side of DESIGN §4's handshake, shared by the line mode, `-e`, (later) the
+/// full-screen client, and the share helper: suspend the notification service, take core.lock
+/// within a bounded time, and hand the core back on exit.
 public struct ClientHandoff: Sendable {
+    /// Who takes the core: the client (appState, its bus name) or the share helper (shareState
+    /// sendingMessage while it sends; it owns no name, the client's stays free).
+    public enum Role: Sendable {
+        case client, share
+    }
+
     /// Why the core could not be taken; `description` is the one line the user sees.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
@@ -18,10 +24,13 @@ public struct ClientHandoff: Sendable {
     public var suspendTimeout: Duration = .seconds(2)
     /// How long to wait for core.lock once the service was asked to suspend.
     public var lockTimeout: Duration = .seconds(5)
+    public let role: Role
 
     public init(
-        container: GroupContainer, defaults: GroupDefaults, bus: DBusConnection?, environment: [String: String]
+        container: GroupContainer, defaults: GroupDefaults, bus: DBusConnection?, environment: [String: String],
+        role: Role = .client
     ) {
+        self.role = role
         self.container = container
         self.defaults = defaults
         self.bus = bus
@@ -35,25 +44,34 @@ public struct ClientHandoff: Sendable {
         let path = container.coreLockPath
         if let lock = try attempt(path) {
             // A service started after this finds the lock taken and stays suspended.
-            try? defaults.set(.appState, .active)
+            setState(.active)
             return lock
         }
         guard let bus else { throw heldFailure(path) }
         // Another client keeps the core until the user quits it.
         if (try? await bus.nameHasOwner(names.client)) == true { throw heldFailure(path) }
-        try? defaults.set(.appState, .activating)
+        setState(.activating)
         await suspendService(on: bus)
         let lock: FileLock?
         do { lock = try await FileLock.acquire(path: path, timeout: lockTimeout) } catch {
             throw Failure(description: "\(error)")
         }
         guard let lock else {
-            try? defaults.set(.appState, .suspended)
+            setState(.suspended)
             throw heldFailure(path)
         }
         lock.recordHolder()
-        try? defaults.set(.appState, .active)
+        setState(.active)
         return lock
+    }
+
+    /// appState for the client; shareState for the share helper (sendingMessage from the moment
+    /// it asks for the core until it hands it back).
+    private func setState(_ state: AppState) {
+        switch role {
+        case .client: try? defaults.set(.appState, state)
+        case .share: try? defaults.set(.shareState, state.inactive ? .inactive : .sendingMessage)
+        }
     }
 
     /// Releases core.lock, appState=suspended (stopped when the user stopped chat), and, in instant
@@ -61,10 +79,12 @@ public struct ClientHandoff: Sendable {
     public func handBack(_ lock: FileLock, stopped: Bool = false) async {
         lock.unlock()
         let state: AppState = stopped ? .stopped : .suspended
-        try? defaults.set(.appState, state)
+        setState(state)
         guard let bus else { return }
-        await stateChanged(state)
-        try? await bus.releaseName(names.client)
+        if role == .client {
+            await stateChanged(state)
+            try? await bus.releaseName(names.client)
+        }
         guard !stopped, defaults[.notificationMode] == .instant else { return }
         _ = try? await bus.call(
             destination: names.service, path: CoordinationNames.servicePath,

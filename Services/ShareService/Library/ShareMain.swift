@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+import SimpleXChat
+import SimpleXDesktop
+import SimpleXSystem
+
+/// The `simplex-share` program; the executable's main only calls `run`.
+public enum ShareMain {
+    /// Runs the command line. `standardInput` is read for the text when it is piped.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = ProcessEnvironment.current,
+        output: @escaping @Sendable (String) -> Void = { print($0) },
+        errors: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) async -> Int32 {
+        let command: ShareCommand
+        do { command = try ShareCommand.parse(arguments, workingDirectory: FileManager.default.currentDirectoryPath) } catch {
+            errors("simplex-share: \(error)")
+            return ShareExit.usage
+        }
+        guard case .share(var request) = command else {
+            output(ShareCommand.usage)
+            return ShareExit.ok
+        }
+        if request.text == nil, standardInputIsPiped(), let piped = readStandardInput() { request.text = piped }
+        do {
+            let line = try await share(request, environment: environment)
+            output(line)
+            return ShareExit.ok
+        } catch {
+            errors("simplex-share: \(error.description)")
+            return error.status
+        }
+    }
+
+    private static func share(_ request: ShareRequest, environment: [String: String]) async throws(ShareSender.Failure)
+        -> String
+    {
+        guard request.text != nil || !request.files.isEmpty else {
+            throw .init(description: "nothing to share: give files, --text, or pipe text in", status: ShareExit.usage)
+        }
+        guard let chatName = request.chat else {
+            throw .init(
+                description: "choose the chat with --to @name (the chat picker comes with the full-screen client)",
+                status: ShareExit.usage)
+        }
+        let container: GroupContainer
+        do { container = try GroupContainer.open(environment: environment) } catch {
+            throw .init(description: "\(error)", status: ShareExit.unavailable)
+        }
+        // Every file is checked before anything is sent: nothing half sent.
+        for file in request.files { try check(file) }
+        let contacts: [ChatContact]
+        do { contacts = try ChatController.contacts(groupDirectory: container.path) } catch {
+            let why = error == .noUser ? "no user profile yet: run simplex-chat --cli first" : "\(error)"
+            throw .init(description: why, status: ShareExit.unavailable)
+        }
+        let contact: ChatContact
+        do { contact = try ChatChoice.resolve(chatName, among: contacts) } catch {
+            throw .init(description: error.description, status: ShareExit.dataError)
+        }
+        let bus = try? await DBusConnection.session()
+        defer { bus?.close() }
+        let sender = ShareSender(container: container, environment: environment, bus: bus)
+        let count = (request.text == nil ? 0 : 1) + request.files.count
+        let items = count == 1 ? "1 item" : "\(count) items"
+        if await sender.clientRuns() {
+            let item = try await sender.throughClient(request.text, request.files, to: contact)
+            return "sent \(items) to \(contact.viewName) through the running client (\(item))"
+        }
+        _ = try await sender.standalone(request.text, request.files, to: contact)
+        return "sent \(items) to \(contact.viewName)"
+    }
+
+    /// A file that can be sent: present, readable, a regular file, not over the limit.
+    static func check(_ path: String) throws(ShareSender.Failure) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw .init(description: "\(path): no such file", status: ShareExit.noInput)
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            let what = (status.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
+            throw .init(description: "\(path) is \(what): only files can be shared", status: ShareExit.dataError)
+        }
+        guard access(path, R_OK) == 0 else {
+            throw .init(description: "\(path): cannot be read (permission denied)", status: ShareExit.noInput)
+        }
+        guard Int64(status.st_size) <= FileChunking.maxFileSize else {
+            throw .init(
+                description: "\(path) is \(status.st_size) bytes: over the \(FileChunking.maxFileSize / 1_048_576) MiB a chat can send",
+                status: ShareExit.dataError)
+        }
+    }
+
+    /// Whether standard input is a pipe or a file (`git log | simplex-share`, `< notes.txt`), not a
+    /// terminal or the /dev/null a file manager gives.
+    static func standardInputIsPiped() -> Bool {
+        var status = stat()
+        guard fstat(0, &status) == 0 else { return false }
+        let type = status.st_mode & S_IFMT
+        return type == S_IFIFO || type == S_IFREG
+    }
+
+    /// Piped text, without its final newline; nil when there is none.
+    static func readStandardInput() -> String? {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        var text = String(decoding: data, as: UTF8.self)
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import SimpleXChat
+import SimpleXDesktop
+import SimpleXSystem
+
+/// Sends a share, DESIGN §4: through the running client (`Share` on `chat.simplex.Chat`, which
+/// sends and shows it), or by taking the chat for the moment it needs — shareState sendingMessage,
+/// the service suspended, core.lock, the core started without subscribing, the items sent and
+/// handed to the relay, then everything handed back (the service resumed in instant mode).
+struct ShareSender {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        let status: Int32
+    }
+
+    let container: GroupContainer
+    let environment: [String: String]
+    let bus: DBusConnection?
+    /// How long the relay may take to take the items.
+    var deliveryTimeout: Duration = .seconds(15)
+
+    var names: CoordinationNames { CoordinationNames(container: container, environment: environment) }
+
+    /// Whether the client runs (and so sends for us).
+    func clientRuns() async -> Bool {
+        guard let bus else { return false }
+        return (try? await bus.nameHasOwner(names.client)) == true
+    }
+
+    /// `Share` on the running client; the item reference it sent.
+    func throughClient(_ text: String?, _ files: [String], to contact: ChatContact) async throws(Failure) -> String {
+        guard let bus else { throw Failure(description: "no session bus", status: ShareExit.unavailable) }
+        var content: [String: DBusValue] = [:]
+        if let text { content["text"] = .string(text) }
+        if !files.isEmpty { content["files"] = .stringArray(files) }
+        do {
+            let reply = try await bus.call(
+                destination: names.client, path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
+                method: "Share", arguments: [.variantDictionary(content), .string("@\(contact.contactId)")],
+                timeout: .seconds(30))
+            return reply.first?.string ?? "@\(contact.contactId)"
+        } catch let error as DBusError {
+            throw Failure(description: "the running client did not send it: \(error.message)", status: ShareExit.dataError)
+        } catch {
+            throw Failure(description: "the running client did not send it: \(error)", status: ShareExit.unavailable)
+        }
+    }
+
+    /// Sends with a core of our own; returns how many items went to the relay.
+    func standalone(_ text: String?, _ files: [String], to contact: ChatContact) async throws(Failure) -> Int {
+        let defaults = GroupDefaults(container: container)
+        let handoff = ClientHandoff(container: container, defaults: defaults, bus: bus, environment: environment, role: .share)
+        let lock: FileLock
+        do { lock = try await handoff.takeCore() } catch {
+            throw Failure(description: error.description, status: ShareExit.tempFail)
+        }
+        let chat: ChatController
+        do {
+            let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
+            let secrets = try AgentSecrets.load(from: keychain)
+            chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets)
+        } catch {
+            await handoff.handBack(lock)
+            throw Failure(description: "\(error)", status: ShareExit.unavailable)
+        }
+        await chat.startSending()
+        var sent = 0
+        var failure: Failure?
+        do {
+            if let text {
+                _ = try await chat.send(to: contact.localDisplayName, .text(text))
+                sent += 1
+            }
+            for file in files {
+                _ = try await chat.sendFile(to: contact.localDisplayName, path: file)
+                sent += 1
+            }
+        } catch {
+            failure = Failure(description: "\(error)", status: ShareExit.dataError)
+        }
+        let delivered = await chat.waitForDeliveries(timeout: deliveryTimeout)
+        await chat.stop()
+        await handoff.handBack(lock)
+        if let failure { throw failure }
+        guard delivered else {
+            throw Failure(
+                description: "the relay cannot be reached: "
+                    + (sent == 1 ? "it is queued and goes out" : "they are queued and go out")
+                    + " when SimpleX Chat runs next",
+                status: ShareExit.tempFail)
+        }
+        return sent
+    }
+}
+
+/// sysexits(3).
+enum ShareExit {
+    static let ok: Int32 = 0
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    static let unavailable: Int32 = 69
+    static let tempFail: Int32 = 75
+}

@@ -1,0 +1,154 @@
+import Foundation
+import SimpleXChat
+import SimpleXDesktop
+import Testing
+import TestSupport
+
+/// The built `simplex-share` with the real relay and two users: through Alice's running client,
+/// with only her notification service running, and with nothing of hers running.
+@Suite(.timeLimit(.minutes(3)))
+struct ShareEndToEndTests {
+    /// A private bus with the notification server mock, the relay, Alice (on the bus) and Bob
+    /// connected, Alice's client closed.
+    struct Users {
+        let bus: TestBus
+        let server: MockNotificationServer
+        var relay: RelayProcess
+        let alice: TemporaryDirectory
+        let bob: CLIUser
+
+        /// `fixedPort`: the relay keeps its port across a restart (its address is in the chats).
+        init(fixedPort: Bool = false) async throws {
+            bus = try await TestBus()
+            server = try await MockNotificationServer(on: bus)
+            relay = try await fixedPort ? RelayProcess(extraConfig: ["port": "\(try freeLoopbackPort())"]) : RelayProcess()
+            let client = try await CLIUser("alice", relay: relay, bus: bus)
+            bob = try await CLIUser("bob", relay: relay)
+            try await CLIUser.connect(client, bob)
+            try await client.quit()
+            alice = client.directory
+        }
+
+        /// `simplex-share <arguments>` as Alice, with `input` piped in (or none), run to its end.
+        func share(_ arguments: [String], input: String? = nil) async throws -> ChildProcess {
+            let process = try ChildProcess(
+                try BuiltProducts.path("simplex-share"), arguments, environment: CLIUser.environment(alice, bus: bus))
+            if let input { process.send(input) }
+            process.closeInput()
+            _ = try await process.wait(timeout: .seconds(60))
+            return process
+        }
+
+        func client() async throws -> CLIUser { try await CLIUser("alice", relay: relay, directory: alice, bus: bus) }
+
+        var defaults: GroupDefaults {
+            get throws { GroupDefaults(container: try GroupContainer(path: alice.appending("group"))) }
+        }
+
+        func file(_ name: String, _ contents: String) throws -> String {
+            let path = alice.appending(name)
+            try contents.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+    }
+
+    @Test func throughTheRunningClientWhichSendsAndShowsIt() async throws {
+        let users = try await Users()
+        let client = try await users.client()
+        let share = try await users.share(["--to", "@bob", "--text", "sent from the file manager"])
+        #expect(try await share.wait() == 0, "\(share.allErrors)")
+        let line = try #require(share.allOutput.last)
+        #expect(line.wholeMatch(of: /sent 1 item to bob through the running client \(@1\/\d+\)/) != nil, "\(line)")
+        try await client.expectLine(#"\d\d:\d\d @bob sent from the file manager"#)
+        try await users.bob.expectLine(#"\d\d:\d\d alice> sent from the file manager"#)
+        try await client.quit()
+        try await users.bob.quit()
+    }
+
+    @Test func withOnlyTheServiceRunningItIsSuspendedAndResumedAndMissesNothing() async throws {
+        let users = try await Users()
+        let service = try ChildProcess(
+            try BuiltProducts.path("simplex-nse"), [], environment: CLIUser.environment(users.alice, bus: users.bus))
+        #expect(await eventually { (try? users.defaults[.nseState]) == .active })
+        users.bob.send("@alice just before you share")
+        let share = try await users.share(["--to", "bob"], input: "git log -1\nline two\n")
+        #expect(try await share.wait() == 0, "\(share.allErrors)")
+        #expect(share.allOutput.last == "sent 1 item to bob")
+        try await users.bob.expectLine(#"\d\d:\d\d alice> git log -1"#)
+        try await users.bob.expectLine(#" *line two"#)
+        // The service was suspended for it and runs the chat again.
+        #expect(await eventually { (try? users.defaults[.nseState]) == .active })
+        #expect(try users.defaults[.shareState] == .inactive)
+        users.bob.send("@alice after the share")
+        #expect(await eventually { ((try? await users.server.notifyCalls()) ?? []).contains { $0.body == "after the share" } })
+        service.kill(SIGTERM)
+        _ = try await service.wait()
+        // Bob's message from just before is in the chat once.
+        let client = try await users.client()
+        client.send("/tail @bob 10")
+        try await client.expectLine(#"\d\d:\d\d bob> after the share"#)
+        let before = client.process.allOutput.filter { $0.contains("just before you share") }
+        #expect(before.count == 1, "\(client.process.allOutput)")
+        try await client.quit()
+        try await users.bob.quit()
+    }
+
+    @Test func withNothingRunningItSendsTextAndFilesItself() async throws {
+        let users = try await Users()
+        let notes = try users.file("meeting notes.txt", "agenda: everything\n")
+        let share = try await users.share(["--to", "bob", "--text", "the notes", "file://" + notes.replacingOccurrences(of: " ", with: "%20")])
+        #expect(try await share.wait() == 0, "\(share.allErrors)")
+        #expect(share.allOutput.last == "sent 2 items to bob")
+        try await users.bob.expectLine(#"\d\d:\d\d alice> the notes"#)
+        try await users.bob.expect("meeting notes.txt")
+        #expect(try users.defaults[.shareState] == .inactive)
+        try await users.bob.quit()
+    }
+
+    @Test func aRelayThatIsDownLeavesTheMessageQueuedAndSaysSo() async throws {
+        var users = try await Users(fixedPort: true)
+        let directory = users.relay.directory
+        try await users.relay.kill()
+        let share = try await users.share(["--to", "bob", "--text", "when the relay is back"])
+        #expect(try await share.wait() == 75)
+        #expect(share.allErrors == ["simplex-share: the relay cannot be reached: it is queued and goes out when SimpleX Chat runs next"])
+        users.relay = try await RelayProcess(directory: directory)
+        let client = try await users.client()
+        try await users.bob.expectLine(#"\d\d:\d\d alice> when the relay is back"#, timeout: .seconds(60))
+        try await client.quit()
+        try await users.bob.quit()
+    }
+
+    @Test func badInputIsOneLineAndSendsNothing() async throws {
+        let users = try await Users()
+        let directory = users.alice.appending("a folder")
+        mkdir(directory, 0o700)
+        let good = try users.file("good.txt", "fine")
+        let cases: [([String], Int32, String)] = [
+            (["--to", "zed", "--text", "x"], 65, "simplex-share: no chat named zed: your chats are bob"),
+            (["--to", "@7", "--text", "x"], 65, "simplex-share: no chat @7: your chats are bob"),
+            (["--to", "bob", good, users.alice.appending("gone.txt")], 66, "simplex-share: \(users.alice.appending("gone.txt")): no such file"),
+            (["--to", "bob", directory], 65, "simplex-share: \(directory) is a directory: only files can be shared"),
+            (["--to", "bob"], 64, "simplex-share: nothing to share: give files, --text, or pipe text in"),
+            (["--text", "x"], 64, "simplex-share: choose the chat with --to @name (the chat picker comes with the full-screen client)"),
+            (["--bogus"], 64, "simplex-share: unknown option '--bogus': see simplex-share --help"),
+        ]
+        for (arguments, status, message) in cases {
+            let share = try await users.share(arguments)
+            #expect(try await share.wait() == status, "\(arguments)")
+            #expect(share.allErrors == [message], "\(arguments)")
+            #expect(share.allOutput.isEmpty)
+        }
+        // Nothing reached bob (the good file went nowhere because its companion was missing).
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!users.bob.process.allOutput.contains { $0.contains("alice>") || $0.contains("good.txt") })
+        try await users.bob.quit()
+
+        let nobody = try TemporaryDirectory("share-nobody")
+        let share = try ChildProcess(
+            try BuiltProducts.path("simplex-share"), ["--to", "bob", "--text", "x"], environment: CLIUser.environment(nobody))
+        share.closeInput()
+        #expect(try await share.wait() == 69)
+        #expect(share.allErrors == ["simplex-share: no user profile yet: run simplex-chat --cli first"])
+    }
+}
