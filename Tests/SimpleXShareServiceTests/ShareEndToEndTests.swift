@@ -105,6 +105,27 @@ struct ShareEndToEndTests {
         try await users.bob.quit()
     }
 
+    /// The file is copied into the group before it is offered: the original can go, and the
+    /// contact still gets every byte when they accept, from the process that runs the chat then.
+    @Test func aSharedFileArrivesByteForByteEvenWhenTheOriginalIsGone() async throws {
+        let users = try await Users()
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let original = users.alice.appending("holiday 'photos' é.bin")
+        #expect(FileManager.default.createFile(atPath: original, contents: Data(bytes)))
+        let share = try await users.share(["--to", "bob", original])
+        #expect(try await share.wait() == 0, "\(share.allErrors)")
+        unlink(original)
+        try await users.bob.expectLine(#"\d\d:\d\d alice> sends file holiday 'photos' é\.bin .*"#)
+        let client = try await users.client()
+        users.bob.send("/fr 1")
+        try await users.bob.expectLine(#"completed receiving file 1 \(holiday 'photos' é\.bin\) from alice"#)
+        let saved = users.bob.directory.appending("group/files/holiday 'photos' é.bin")
+        #expect(FileManager.default.contents(atPath: saved) == Data(bytes))
+        try await client.quit()
+        try await users.bob.quit()
+    }
+
     @Test func aRelayThatIsDownLeavesTheMessageQueuedAndSaysSo() async throws {
         var users = try await Users(fixedPort: true)
         let directory = users.relay.directory

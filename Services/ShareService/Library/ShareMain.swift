@@ -58,16 +58,23 @@ public enum ShareMain {
         do { contact = try ChatChoice.resolve(chatName, among: contacts) } catch {
             throw .init(description: error.description, status: ShareExit.dataError)
         }
+        var copies: [String] = []
+        for file in request.files {
+            do { copies.append(try SharedFiles.copy(file, into: container.path)) } catch {
+                copies.forEach { SharedFiles.remove(($0 as NSString).deletingLastPathComponent) }
+                throw error
+            }
+        }
         let bus = try? await DBusConnection.session()
         defer { bus?.close() }
         let sender = ShareSender(container: container, environment: environment, bus: bus)
         let count = (request.text == nil ? 0 : 1) + request.files.count
         let items = count == 1 ? "1 item" : "\(count) items"
         if await sender.clientRuns() {
-            let item = try await sender.throughClient(request.text, request.files, to: contact)
+            let item = try await sender.throughClient(request.text, copies, to: contact)
             return "sent \(items) to \(contact.viewName) through the running client (\(item))"
         }
-        _ = try await sender.standalone(request.text, request.files, to: contact)
+        _ = try await sender.standalone(request.text, copies, to: contact)
         return "sent \(items) to \(contact.viewName)"
     }
 

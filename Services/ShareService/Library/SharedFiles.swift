@@ -1,0 +1,65 @@
+import Foundation
+import Glibc
+import SimpleXChat
+
+/// Shared files are copied into the group directory before they are offered, as the iOS extension
+/// copies into the app group: the file is sent when the contact accepts it, by whichever process
+/// runs the chat then, and the original may be gone by then (a file manager's temporary copy, a
+/// download moved away). A file that changes while it is copied is refused: half a file is never
+/// offered.
+enum SharedFiles {
+    /// Copies `path` into a new `files/shared-<random>/` of the group (keeping its name, which the
+    /// contact sees); returns the copy's path.
+    static func copy(_ path: String, into groupDirectory: String) throws(ShareSender.Failure) -> String {
+        let before = fileState(path)
+        let directory = groupDirectory + "/files/shared-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .init(description: "cannot keep a copy in \(groupDirectory)/files: \(error.localizedDescription)", status: ShareExit.unavailable)
+        }
+        let target = directory + "/" + FileNames.sanitized((path as NSString).lastPathComponent)
+        do {
+            guard let source = FileHandle(forReadingAtPath: path) else {
+                throw ShareSender.Failure(description: "\(path): cannot be read", status: ShareExit.noInput)
+            }
+            defer { try? source.close() }
+            guard FileManager.default.createFile(atPath: target, contents: nil, attributes: [.posixPermissions: 0o600]),
+                let destination = FileHandle(forWritingAtPath: target)
+            else {
+                throw ShareSender.Failure(description: "cannot write \(target)", status: ShareExit.unavailable)
+            }
+            defer { try? destination.close() }
+            while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty { try destination.write(contentsOf: chunk) }
+            try destination.synchronize()
+        } catch let failure as ShareSender.Failure {
+            remove(directory)
+            throw failure
+        } catch {
+            remove(directory)
+            throw .init(description: "\(path): \(error.localizedDescription)", status: ShareExit.noInput)
+        }
+        guard let before, fileState(path) == before, fileState(target)?.size == before.size else {
+            remove(directory)
+            throw .init(
+                description: "\(path) changed while it was read: share it again once it is complete", status: ShareExit.dataError)
+        }
+        return target
+    }
+
+    /// Removes copies made for a share that then failed.
+    static func remove(_ directory: String) { try? FileManager.default.removeItem(atPath: directory) }
+
+    private struct State: Equatable {
+        let size: Int64
+        let modified: Int
+        let modifiedNanoseconds: Int
+    }
+
+    private static func fileState(_ path: String) -> State? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return State(size: Int64(status.st_size), modified: status.st_mtim.tv_sec, modifiedNanoseconds: status.st_mtim.tv_nsec)
+    }
+}
