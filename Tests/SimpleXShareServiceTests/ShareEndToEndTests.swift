@@ -151,7 +151,7 @@ struct ShareEndToEndTests {
             (["--to", "bob", good, users.alice.appending("gone.txt")], 66, "simplex-share: \(users.alice.appending("gone.txt")): no such file"),
             (["--to", "bob", directory], 65, "simplex-share: \(directory) is a directory: only files can be shared"),
             (["--to", "bob"], 64, "simplex-share: nothing to share: give files, --text, or pipe text in"),
-            (["--text", "x"], 64, "simplex-share: choose the chat with --to @name (the chat picker comes with the full-screen client)"),
+            (["--text", "x"], 64, "simplex-share: no terminal to choose the chat in: give it with --to @name"),
             (["--bogus"], 64, "simplex-share: unknown option '--bogus': see simplex-share --help"),
         ]
         for (arguments, status, message) in cases {

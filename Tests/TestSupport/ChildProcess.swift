@@ -45,7 +45,10 @@ public final class SpawnedProcess: Sendable {
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // A session of its own: no controlling terminal, so a program that would ask on /dev/tty
+        // (the share helper's chat picker) fails instead of waiting on the developer's terminal.
+        let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID, which Swift does not import
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | setsid))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]

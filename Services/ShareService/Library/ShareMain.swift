@@ -38,11 +38,6 @@ public enum ShareMain {
         guard request.text != nil || !request.files.isEmpty else {
             throw .init(description: "nothing to share: give files, --text, or pipe text in", status: ShareExit.usage)
         }
-        guard let chatName = request.chat else {
-            throw .init(
-                description: "choose the chat with --to @name (the chat picker comes with the full-screen client)",
-                status: ShareExit.usage)
-        }
         let container: GroupContainer
         do { container = try GroupContainer.open(environment: environment) } catch {
             throw .init(description: "\(error)", status: ShareExit.unavailable)
@@ -55,8 +50,16 @@ public enum ShareMain {
             throw .init(description: why, status: ShareExit.unavailable)
         }
         let contact: ChatContact
-        do { contact = try ChatChoice.resolve(chatName, among: contacts) } catch {
-            throw .init(description: error.description, status: ShareExit.dataError)
+        if let chatName = request.chat {
+            do { contact = try ChatChoice.resolve(chatName, among: contacts) } catch {
+                throw .init(description: error.description, status: ShareExit.dataError)
+            }
+        } else {
+            // No --to: the user picks in the terminal.
+            guard let picked = try ChatPicker(contacts: contacts.filter(\.active)).choose() else {
+                throw .init(description: "no chat chosen: nothing was sent", status: ShareExit.usage)
+            }
+            contact = picked
         }
         var copies: [String] = []
         for file in request.files {

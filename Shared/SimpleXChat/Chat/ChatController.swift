@@ -72,13 +72,14 @@ public actor ChatController {
         try store.setServers(user, servers.map(\.description))
     }
 
-    /// The active user's contacts, read from the database without running the core (the share
-    /// helper chooses the chat before it takes the core, or hands the content to the client).
+    /// The active user's contacts, most recently active first, read from the database without
+    /// running the core (the share helper chooses the chat before it takes the core, or hands
+    /// the content to the client).
     public static func contacts(groupDirectory: String) throws(ChatError) -> [ChatContact] {
         let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
         defer { store.close() }
         guard let user = try store.activeUser() else { throw .noUser }
-        return try store.contacts(user)
+        return try store.chatList(user).map(\.contact)
     }
 
     public static func servers(groupDirectory: String) throws(ChatError) -> [String] {
