@@ -54,18 +54,3 @@ final class ServiceProcess: Sendable {
         return try await process.wait(timeout: .seconds(30))
     }
 }
-
-extension MockNotificationServer {
-    /// Waits until the server has received at least `count` Notify calls, and returns them all.
-    func notifyCalls(atLeast count: Int, timeout: Duration = .seconds(30)) async throws -> [NotifyCall] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let calls = try await notifyCalls()
-            if calls.count >= count { return calls }
-            if ContinuousClock.now > deadline {
-                throw TestSupportError("\(calls.count) Notify calls after \(timeout), expected \(count): \(calls)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-}

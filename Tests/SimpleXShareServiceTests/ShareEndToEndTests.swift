@@ -29,10 +29,12 @@ struct ShareEndToEndTests {
             alice = client.directory
         }
 
-        /// `simplex-share <arguments>` as Alice, with `input` piped in (or none), run to its end.
-        func share(_ arguments: [String], input: String? = nil) async throws -> ChildProcess {
-            let process = try ChildProcess(
-                try BuiltProducts.path("simplex-share"), arguments, environment: CLIUser.environment(alice, bus: bus))
+        /// `simplex-share <arguments>` as Alice, with `input` piped in (or none), run to its end;
+        /// `path` is its PATH (where it looks for dialog programs and a terminal).
+        func share(_ arguments: [String], input: String? = nil, path: String? = nil) async throws -> ChildProcess {
+            var environment = CLIUser.environment(alice, bus: bus)
+            environment["PATH"] = path ?? alice.path
+            let process = try ChildProcess(try BuiltProducts.path("simplex-share"), arguments, environment: environment)
             if let input { process.send(input) }
             process.closeInput()
             _ = try await process.wait(timeout: .seconds(60))
@@ -126,6 +128,32 @@ struct ShareEndToEndTests {
         try await users.bob.quit()
     }
 
+    /// Started by a file manager without a terminal: the chat is chosen in the desktop's dialog
+    /// (stand-ins that write down how they were called and answer as the real ones print).
+    @Test(arguments: [("zenity", "GNOME", "@1\n"), ("kdialog", "KDE", "@1\n"), ("yad", "XFCE", "@1|\n")])
+    func withoutATerminalTheDesktopDialogChoosesTheChat(dialog: String, desktop: String, answer: String) async throws {
+        let users = try await Users()
+        let bin = try TemporaryDirectory("dialog-bin")
+        let recorded = bin.appending("arguments")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(recorded)\nprintf '\(answer.replacingOccurrences(of: "\n", with: "\\n"))'\n"
+            .write(toFile: bin.appending(dialog), atomically: true, encoding: .utf8)
+        chmod(bin.appending(dialog), 0o755)
+        let photo = try users.file("photo of us.jpg", "not really a jpeg")
+        var environment = CLIUser.environment(users.alice, bus: users.bus)
+        environment["PATH"] = bin.path
+        environment["XDG_CURRENT_DESKTOP"] = desktop
+        let share = try ChildProcess(try BuiltProducts.path("simplex-share"), [photo], environment: environment)
+        share.closeInput()
+        #expect(try await share.wait() == 0, "\(share.allErrors)")
+        let arguments = try String(contentsOfFile: recorded, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(arguments.contains("Send 1 item to which chat?"), "\(arguments)")
+        #expect(arguments.suffix(2) == ["@1", "bob"], "\(arguments)")
+        try await users.bob.expect("photo of us.jpg")
+        let done = try await users.server.notifyCalls(atLeast: 1)
+        #expect(done.last?.body == "Sent 1 item to bob")
+        try await users.bob.quit()
+    }
+
     @Test func aRelayThatIsDownLeavesTheMessageQueuedAndSaysSo() async throws {
         var users = try await Users(fixedPort: true)
         let directory = users.relay.directory
@@ -151,7 +179,7 @@ struct ShareEndToEndTests {
             (["--to", "bob", good, users.alice.appending("gone.txt")], 66, "simplex-share: \(users.alice.appending("gone.txt")): no such file"),
             (["--to", "bob", directory], 65, "simplex-share: \(directory) is a directory: only files can be shared"),
             (["--to", "bob"], 64, "simplex-share: nothing to share: give files, --text, or pipe text in"),
-            (["--text", "x"], 64, "simplex-share: no terminal to choose the chat in: give it with --to @name"),
+            (["--text", "x"], 64, "simplex-share: no terminal and no dialog program (zenity, kdialog or yad) to choose the chat: run simplex-share --to @name in a terminal"),
             (["--bogus"], 64, "simplex-share: unknown option '--bogus': see simplex-share --help"),
         ]
         for (arguments, status, message) in cases {
@@ -160,6 +188,11 @@ struct ShareEndToEndTests {
             #expect(share.allErrors == [message], "\(arguments)")
             #expect(share.allOutput.isEmpty)
         }
+        // Without a terminal (as a file manager starts it) each failure is also a notification.
+        let shown = try await users.server.notifyCalls()
+        #expect(shown.count == cases.count)
+        #expect(shown.allSatisfy { $0.summary == "SimpleX Chat: not sent" })
+        #expect(shown.first?.body == "no chat named zed: your chats are bob")
         // Nothing reached bob (the good file went nowhere because its companion was missing).
         try await Task.sleep(for: .milliseconds(500))
         #expect(!users.bob.process.allOutput.contains { $0.contains("alice>") || $0.contains("good.txt") })

@@ -164,3 +164,18 @@ public struct NotifyCall: Decodable, Equatable, Sendable {
         self.expireTimeout = expireTimeout
     }
 }
+
+extension MockNotificationServer {
+    /// Waits until the server has received at least `count` Notify calls, and returns them all.
+    public func notifyCalls(atLeast count: Int, timeout: Duration = .seconds(30)) async throws -> [NotifyCall] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let calls = try await notifyCalls()
+            if calls.count >= count { return calls }
+            if ContinuousClock.now > deadline {
+                throw TestSupportError("\(calls.count) Notify calls after \(timeout), expected \(count): \(calls)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}

@@ -11,6 +11,14 @@ struct ChatPicker {
     /// How many rows of chats are drawn at once.
     var rows = 10
 
+    /// Whether the helper has a controlling terminal to ask on.
+    static var hasTerminal: Bool {
+        let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard tty >= 0 else { return false }
+        close(tty)
+        return true
+    }
+
     /// Whether `contact` can be chosen.
     static func selectable(_ contact: ChatContact) -> Bool { contact.ready && contact.active }
 

@@ -15,6 +15,7 @@ public enum ShareMain {
         let command: ShareCommand
         do { command = try ShareCommand.parse(arguments, workingDirectory: FileManager.default.currentDirectoryPath) } catch {
             errors("simplex-share: \(error)")
+            await notifyWithoutTerminal("SimpleX Chat: not sent", error.description)
             return ShareExit.usage
         }
         guard case .share(var request) = command else {
@@ -25,11 +26,21 @@ public enum ShareMain {
         do {
             let line = try await share(request, environment: environment)
             output(line)
+            await notifyWithoutTerminal("SimpleX Chat", line.prefix(1).uppercased() + line.dropFirst())
             return ShareExit.ok
         } catch {
             errors("simplex-share: \(error.description)")
+            await notifyWithoutTerminal("SimpleX Chat: not sent", error.description)
             return error.status
         }
+    }
+
+    /// Started by a file manager, nobody sees standard error: the outcome is a notification.
+    private static func notifyWithoutTerminal(_ summary: String, _ body: String) async {
+        guard !ChatPicker.hasTerminal else { return }
+        let presenter = NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(3))
+        _ = try? await presenter.show(
+            DesktopNotification(summary: summary, body: body, icon: "simplex-chat", category: "transfer", desktopEntry: "simplex-chat", transient: true))
     }
 
     private static func share(_ request: ShareRequest, environment: [String: String]) async throws(ShareSender.Failure)
@@ -54,12 +65,33 @@ public enum ShareMain {
             do { contact = try ChatChoice.resolve(chatName, among: contacts) } catch {
                 throw .init(description: error.description, status: ShareExit.dataError)
             }
-        } else {
+        } else if ChatPicker.hasTerminal {
             // No --to: the user picks in the terminal.
             guard let picked = try ChatPicker(contacts: contacts.filter(\.active)).choose() else {
                 throw .init(description: "no chat chosen: nothing was sent", status: ShareExit.usage)
             }
             contact = picked
+        } else {
+            // Started without a terminal (a file manager): a dialog, or a terminal of its own.
+            let choosable = contacts.filter(ChatPicker.selectable)
+            let count = (request.text == nil ? 0 : 1) + request.files.count
+            var again = request.text.map { ["--text", $0] } ?? []
+            again += ["--"] + request.files
+            switch DialogChooser(environment: environment).choose(choosable, items: count, again: again) {
+            case .chosen(let id):
+                guard let picked = choosable.first(where: { $0.contactId == id }) else {
+                    throw .init(description: "the dialog chose @\(id), which is not a chat here", status: ShareExit.dataError)
+                }
+                contact = picked
+            case .cancelled:
+                throw .init(description: "no chat chosen: nothing was sent", status: ShareExit.usage)
+            case .handedToTerminal:
+                return "choosing the chat in a new terminal"
+            case .noDialog:
+                throw .init(
+                    description: "no terminal and no dialog program (zenity, kdialog or yad) to choose the chat: "
+                        + "run simplex-share --to @name in a terminal", status: ShareExit.usage)
+            }
         }
         var copies: [String] = []
         for file in request.files {

@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import SimpleXChat
+
+/// Choosing the chat without a terminal (a file manager started the helper): a desktop dialog —
+/// kdialog first on KDE, else zenity, else yad, whichever the desktop has — else the terminal
+/// picker in `x-terminal-emulator`, else nothing (the caller then says so in a notification).
+struct DialogChooser {
+    enum Outcome: Equatable {
+        case chosen(Int64)
+        case cancelled
+        /// The helper runs again in a terminal, where the user chooses.
+        case handedToTerminal
+        case noDialog
+    }
+
+    let environment: [String: String]
+
+    /// The dialog programs to try, in order, with their full paths.
+    func dialogs() -> [(name: String, path: String)] {
+        let desktop = (environment["XDG_CURRENT_DESKTOP"] ?? "").uppercased()
+        let order = desktop.contains("KDE") ? ["kdialog", "zenity", "yad"] : ["zenity", "yad", "kdialog"]
+        return order.compactMap { name in find(name).map { (name, $0) } }
+    }
+
+    /// The dialog's command line for `contacts` and `count` items.
+    static func arguments(for dialog: String, contacts: [ChatContact], items count: Int) -> [String] {
+        let title = "Send with SimpleX Chat"
+        let question = "Send \(count == 1 ? "1 item" : "\(count) items") to which chat?"
+        let rows = contacts.flatMap { ["@\($0.contactId)", $0.viewName] }
+        switch dialog {
+        case "kdialog": return ["--title", title, "--menu", question] + rows
+        case "yad":
+            return ["--list", "--title", title, "--text", question, "--column", "Chat", "--column", "Name", "--print-column", "1"] + rows
+        default:
+            return ["--list", "--title", title, "--text", question, "--column", "Chat", "--column", "Name"] + rows
+        }
+    }
+
+    /// The chat id a dialog printed (`@12`, yad's `@12|`).
+    static func chosen(from output: String) -> Int64? {
+        let first = output.split(whereSeparator: { $0 == "\n" || $0 == "|" }).first.map(String.init) ?? ""
+        let trimmed = first.trimmingCharacters(in: .whitespaces)
+        return Int64(trimmed.hasPrefix("@") ? String(trimmed.dropFirst()) : trimmed)
+    }
+
+    func choose(_ contacts: [ChatContact], items count: Int, again: [String]) -> Outcome {
+        if let dialog = dialogs().first {
+            let (status, output) = run(dialog.path, Self.arguments(for: dialog.name, contacts: contacts, items: count))
+            guard status == 0, let id = Self.chosen(from: output) else { return .cancelled }
+            return .chosen(id)
+        }
+        if let terminal = find("x-terminal-emulator") {
+            // Detached: the terminal lives on its own; the helper there does the rest.
+            spawnDetached(["/usr/bin/setsid", "--fork", terminal, "-e", selfPath()] + again)
+            return .handedToTerminal
+        }
+        return .noDialog
+    }
+
+    private func find(_ name: String) -> String? {
+        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        return path.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    private func selfPath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "simplex-share"
+    }
+
+    private func run(_ path: String, _ arguments: [String]) -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return (127, "") }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    private func spawnDetached(_ arguments: [String]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        try? process.run()
+        process.waitUntilExit()
+    }
+}
