@@ -79,6 +79,11 @@ SYSTEMD_USER_DIR ?= $(HOME)/.config/systemd/user
 DBUS_SERVICES_DIR ?= $(HOME)/.local/share/dbus-1/services
 APPLICATIONS_DIR ?= $(HOME)/.local/share/applications
 ICON_DIR ?= $(HOME)/.local/share/icons/hicolor/scalable/apps
+# The share helper's file-manager entries (Nautilus, Dolphin, Nemo; Thunar's go into its uca.xml).
+XDG_DATA ?= $(HOME)/.local/share
+THUNAR_UCA ?= $(HOME)/.config/Thunar/uca.xml
+SHARE := Services/ShareService
+BIN_ABS = $(abspath $(PREFIX))/bin
 NSE_UNITS := simplex-nse.service simplex-nse-periodic.service simplex-nse-periodic.timer
 NSE_ACTIVATION := chat.simplex.NotificationService.service
 
@@ -102,11 +107,20 @@ install: deps
 	sed 's|@BINDIR@|$(abspath $(PREFIX))/bin|g' Services/NotificationService/simplex-chat.desktop \
 	  > $(APPLICATIONS_DIR)/simplex-chat.desktop
 	install -m 0644 Services/NotificationService/simplex-chat.svg $(ICON_DIR)/simplex-chat.svg
+	sed 's|@BINDIR@|$(BIN_ABS)|g' $(SHARE)/simplex-share.desktop > $(APPLICATIONS_DIR)/simplex-share.desktop
+	install -d -m 0755 "$(XDG_DATA)/nautilus/scripts" "$(XDG_DATA)/kio/servicemenus" "$(XDG_DATA)/nemo/actions"
+	sed 's|@BINDIR@|$(BIN_ABS)|g' $(SHARE)/file-managers/nautilus-script > "$(XDG_DATA)/nautilus/scripts/Send with SimpleX Chat"
+	chmod 0755 "$(XDG_DATA)/nautilus/scripts/Send with SimpleX Chat"
+	sed 's|@BINDIR@|$(BIN_ABS)|g' $(SHARE)/file-managers/dolphin-servicemenu.desktop > "$(XDG_DATA)/kio/servicemenus/simplex-share.desktop"
+	chmod 0755 "$(XDG_DATA)/kio/servicemenus/simplex-share.desktop"
+	sed 's|@BINDIR@|$(BIN_ABS)|g' $(SHARE)/file-managers/simplex-share.nemo_action > "$(XDG_DATA)/nemo/actions/simplex-share.nemo_action"
+	python3 $(SHARE)/file-managers/thunar-uca.py install "$(THUNAR_UCA)" "$(BIN_ABS)"
 	-@command -v update-desktop-database >/dev/null && update-desktop-database -q $(APPLICATIONS_DIR)
 	-@systemctl --user daemon-reload 2>/dev/null
 	@echo "installed simplex-chat, smp-server, simplex-nse and simplex-share to $(PREFIX)/bin, the systemd user units to"
 	@echo "$(SYSTEMD_USER_DIR), the notification service's D-Bus activation file to $(DBUS_SERVICES_DIR),"
-	@echo "simplex-chat.desktop (simplex: links) to $(APPLICATIONS_DIR)"
+	@echo "simplex-chat.desktop (simplex: links) and simplex-share.desktop to $(APPLICATIONS_DIR), and the file"
+	@echo "managers' Send with SimpleX Chat (Nautilus script, Dolphin service menu, Nemo action, Thunar action)"
 	@echo "background receiving: simplex-chat notifications instant (or periodic, or off)"
 
 uninstall:
@@ -114,7 +128,10 @@ uninstall:
 	rm -f $(PREFIX)/bin/simplex-chat $(PREFIX)/bin/smp-server $(PREFIX)/bin/simplex-nse $(PREFIX)/bin/simplex-share
 	rm -f $(SYSTEMD_USER_DIR)/smp-server.service $(addprefix $(SYSTEMD_USER_DIR)/,$(NSE_UNITS))
 	rm -f $(DBUS_SERVICES_DIR)/$(NSE_ACTIVATION)
-	rm -f $(APPLICATIONS_DIR)/simplex-chat.desktop $(ICON_DIR)/simplex-chat.svg
+	rm -f $(APPLICATIONS_DIR)/simplex-chat.desktop $(ICON_DIR)/simplex-chat.svg $(APPLICATIONS_DIR)/simplex-share.desktop
+	rm -f "$(XDG_DATA)/nautilus/scripts/Send with SimpleX Chat" "$(XDG_DATA)/kio/servicemenus/simplex-share.desktop"
+	rm -f "$(XDG_DATA)/nemo/actions/simplex-share.nemo_action"
+	python3 $(SHARE)/file-managers/thunar-uca.py remove "$(THUNAR_UCA)"
 	-@command -v update-desktop-database >/dev/null && update-desktop-database -q $(APPLICATIONS_DIR)
 	-@systemctl --user daemon-reload 2>/dev/null
 	@echo "removed the binaries, units, activation and desktop files; your chats stay in the group directory"
