@@ -10,7 +10,8 @@ CONFIG ?= debug
 # Build: C libraries behind the Swift modules. Tests: a private session bus, the notification
 # server mock, a real Secret Service, gdbus for inspecting the bus, tmux for the terminal UI,
 # systemd-analyze and desktop-file-validate for checking the units and the desktop file.
-BUILD_PACKAGES := pkg-config libsqlite3-dev libsodium-dev libdbus-1-dev libnotify-dev
+BUILD_PACKAGES := pkg-config libsqlite3-dev libsodium-dev libdbus-1-dev libnotify-dev libgdk-pixbuf-2.0-dev \
+  webp-pixbuf-loader
 TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux systemd desktop-file-utils
 # The relay benchmark compares against Redis PUBLISH/SUBSCRIBE.
 BENCH_PACKAGES := redis-server

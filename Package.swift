@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(
             name: "CNotify", path: "Shared/CNotify", pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]),
+        .systemLibrary(
+            name: "CGdkPixbuf", path: "Shared/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev", "webp-pixbuf-loader"])]),
 
         // The framework every process links (iOS: SimpleXChat).
         .target(name: "SimpleXCrypto", dependencies: ["CSodium", "CSHA256"], path: "Shared/SimpleXCrypto"),
@@ -41,7 +44,8 @@ let package = Package(
             dependencies: ["SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "CSQLite"],
             path: "Shared/SimpleXChat"),
         .target(
-            name: "SimpleXDesktop", dependencies: ["SimpleXChat", "SimpleXCrypto", "SimpleXSystem", "CDBus", "CNotify"],
+            name: "SimpleXDesktop",
+            dependencies: ["SimpleXChat", "SimpleXCrypto", "SimpleXSystem", "CDBus", "CNotify", "CGdkPixbuf"],
             path: "Shared/SimpleXDesktop"),
 
         // Executables: thin mains over their libraries.

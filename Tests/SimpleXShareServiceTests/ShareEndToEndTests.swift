@@ -100,9 +100,10 @@ struct ShareEndToEndTests {
         let notes = try users.file("meeting notes.txt", "agenda: everything\n")
         let share = try await users.share(["--to", "bob", "--text", "the notes", "file://" + notes.replacingOccurrences(of: " ", with: "%20")])
         #expect(try await share.wait() == 0, "\(share.allErrors)")
-        #expect(share.allOutput.last == "sent 2 items to bob")
+        // The text goes with the file, as its caption: one item.
+        #expect(share.allOutput.last == "sent 1 item to bob")
         try await users.bob.expectLine(#"\d\d:\d\d alice> the notes"#)
-        try await users.bob.expect("meeting notes.txt")
+        try await users.bob.expect("sends file meeting notes.txt")
         #expect(try users.defaults[.shareState] == .inactive)
         try await users.bob.quit()
     }
@@ -138,7 +139,7 @@ struct ShareEndToEndTests {
         try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(recorded)\nprintf '\(answer.replacingOccurrences(of: "\n", with: "\\n"))'\n"
             .write(toFile: bin.appending(dialog), atomically: true, encoding: .utf8)
         chmod(bin.appending(dialog), 0o755)
-        let photo = try users.file("photo of us.jpg", "not really a jpeg")
+        let photo = try users.file("notes of us.txt", "the plan")
         var environment = CLIUser.environment(users.alice, bus: users.bus)
         environment["PATH"] = bin.path
         environment["XDG_CURRENT_DESKTOP"] = desktop
@@ -148,9 +149,62 @@ struct ShareEndToEndTests {
         let arguments = try String(contentsOfFile: recorded, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(arguments.contains("Send 1 item to which chat?"), "\(arguments)")
         #expect(arguments.suffix(2) == ["@1", "bob"], "\(arguments)")
-        try await users.bob.expect("photo of us.jpg")
+        try await users.bob.expect("notes of us.txt")
         let done = try await users.server.notifyCalls(atLeast: 1)
         #expect(done.last?.body == "Sent 1 item to bob")
+        try await users.bob.quit()
+    }
+
+    /// A PNG of 3,000 × 1,500 noisy pixels (far over 261,120 bytes), written with zlib.
+    static func largePNG(at path: String) async throws {
+        let script = """
+            import struct, sys, zlib, random
+            w, h = 3000, 1500
+            random.seed(7)
+            rows = b"".join(b"\\x00" + bytes(random.getrandbits(8) for _ in range(w * 3)) for _ in range(h))
+            def chunk(kind, data):
+                return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+            png = b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            png += chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b"")
+            open(sys.argv[1], "wb").write(png)
+            """
+        let python = try ChildProcess("/usr/bin/python3", ["-c", script, path])
+        #expect(try await python.wait(timeout: .seconds(120)) == 0, "\(python.allErrors)")
+    }
+
+    /// An image is sent as image content with a thumbnail, downscaled to 2,000 px and re-encoded
+    /// to at most 261,120 bytes as iOS does; one that is not an image is refused.
+    @Test func anImageIsDownscaledAndSentWithAThumbnail() async throws {
+        let users = try await Users()
+        let photo = users.alice.appending("big picture.png")
+        try await Self.largePNG(at: photo)
+        let share = try await users.share(["--to", "bob", "--text", "the view", photo])
+        #expect(try await share.wait() == 0, "\(share.allErrors)")
+        try await users.bob.expectLine(#"\d\d:\d\d alice> the view"#)
+        try await users.bob.expect("sends file big picture.jpg")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: users.alice.appending("group/files"))
+        let sent = try #require(files.first { $0.hasSuffix("big picture.jpg") })
+        let path = users.alice.appending("group/files/\(sent)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size <= ImagePreparation.maxFileSize, "\(size) bytes")
+        let prepared = try ImagePreparation.prepare(path: path)
+        #expect(!prepared.reencoded)
+        #expect(max(prepared.width, prepared.height) <= 2_000, "\(prepared.width)×\(prepared.height)")
+        // The same shape as the 3,000 × 1,500 original.
+        #expect(abs(prepared.width - 2 * prepared.height) <= 2, "\(prepared.width)×\(prepared.height)")
+        #expect(prepared.thumbnail.hasPrefix("data:image/jpg;base64,") && prepared.thumbnail.count <= 14_000)
+        // Alice's chat has it as an image with that thumbnail.
+        let chat = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["-e", "/_get chat @1 count=5"],
+            environment: CLIUser.environment(users.alice, bus: users.bus))
+        #expect(try await chat.wait() == 0)
+        #expect(chat.allOutput.joined().contains(#""type":"image""#))
+        #expect(chat.allOutput.joined().contains(#""text":"the view""#))
+
+        let fake = try users.file("holiday.jpg", "this is not a jpeg")
+        let refused = try await users.share(["--to", "bob", fake])
+        #expect(try await refused.wait() == 65)
+        #expect(refused.allErrors == ["simplex-share: holiday.jpg is not an image that can be read"])
         try await users.bob.quit()
     }
 

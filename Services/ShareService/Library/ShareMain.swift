@@ -74,7 +74,7 @@ public enum ShareMain {
         } else {
             // Started without a terminal (a file manager): a dialog, or a terminal of its own.
             let choosable = contacts.filter(ChatPicker.selectable)
-            let count = (request.text == nil ? 0 : 1) + request.files.count
+            let count = request.files.isEmpty ? 1 : request.files.count
             var again = request.text.map { ["--text", $0] } ?? []
             again += ["--"] + request.files
             switch DialogChooser(environment: environment).choose(choosable, items: count, again: again) {
@@ -93,24 +93,29 @@ public enum ShareMain {
                         + "run simplex-share --to @name in a terminal", status: ShareExit.usage)
             }
         }
+        // Copies first (the originals may go), then the items: images prepared as iOS does.
         var copies: [String] = []
-        for file in request.files {
-            do { copies.append(try SharedFiles.copy(file, into: container.path)) } catch {
-                copies.forEach { SharedFiles.remove(($0 as NSString).deletingLastPathComponent) }
-                throw error
+        var items: [SharedItem] = []
+        let directory = request.files.isEmpty ? "" : try SharedFiles.directory(in: container.path)
+        do throws(ShareSender.Failure) {
+            for file in request.files { copies.append(try SharedFiles.copy(file, into: directory)) }
+            do { items = try SharedItems.make(text: request.text, files: copies, writingInto: directory) } catch {
+                throw ShareSender.Failure(description: error.description, status: ShareExit.dataError)
             }
+        } catch {
+            if !directory.isEmpty { SharedFiles.remove(directory) }
+            throw error
         }
         let bus = try? await DBusConnection.session()
         defer { bus?.close() }
         let sender = ShareSender(container: container, environment: environment, bus: bus)
-        let count = (request.text == nil ? 0 : 1) + request.files.count
-        let items = count == 1 ? "1 item" : "\(count) items"
+        let count = items.count == 1 ? "1 item" : "\(items.count) items"
         if await sender.clientRuns() {
-            let item = try await sender.throughClient(request.text, copies, to: contact)
-            return "sent \(items) to \(contact.viewName) through the running client (\(item))"
+            let item = try await sender.throughClient(request.text, items.compactMap(\.path), to: contact)
+            return "sent \(count) to \(contact.viewName) through the running client (\(item))"
         }
-        _ = try await sender.standalone(request.text, copies, to: contact)
-        return "sent \(items) to \(contact.viewName)"
+        _ = try await sender.standalone(items, to: contact)
+        return "sent \(count) to \(contact.viewName)"
     }
 
     /// A file that can be sent: present, readable, a regular file, not over the limit.
@@ -126,7 +131,9 @@ public enum ShareMain {
         guard access(path, R_OK) == 0 else {
             throw .init(description: "\(path): cannot be read (permission denied)", status: ShareExit.noInput)
         }
-        guard Int64(status.st_size) <= FileChunking.maxFileSize else {
+        // A static image is made small enough first (a GIF goes as it is).
+        let resized = ImagePreparation.isImageName(path) && !path.lowercased().hasSuffix(".gif")
+        guard resized || Int64(status.st_size) <= FileChunking.maxFileSize else {
             throw .init(
                 description: "\(path) is \(status.st_size) bytes: over the \(FileChunking.maxFileSize / 1_048_576) MiB a chat can send",
                 status: ShareExit.dataError)

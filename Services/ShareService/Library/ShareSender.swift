@@ -47,7 +47,7 @@ struct ShareSender {
     }
 
     /// Sends with a core of our own; returns how many items went to the relay.
-    func standalone(_ text: String?, _ files: [String], to contact: ChatContact) async throws(Failure) -> Int {
+    func standalone(_ items: [SharedItem], to contact: ChatContact) async throws(Failure) -> Int {
         let defaults = GroupDefaults(container: container)
         let handoff = ClientHandoff(container: container, defaults: defaults, bus: bus, environment: environment, role: .share)
         let lock: FileLock
@@ -67,12 +67,12 @@ struct ShareSender {
         var sent = 0
         var failure: Failure?
         do {
-            if let text {
-                _ = try await chat.send(to: contact.localDisplayName, .text(text))
-                sent += 1
-            }
-            for file in files {
-                _ = try await chat.sendFile(to: contact.localDisplayName, path: file)
+            for item in items {
+                if let path = item.path {
+                    _ = try await chat.sendFile(to: contact.localDisplayName, path: path, content: item.content)
+                } else {
+                    _ = try await chat.send(to: contact.localDisplayName, item.content)
+                }
                 sent += 1
             }
         } catch {

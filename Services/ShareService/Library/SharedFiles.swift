@@ -8,10 +8,8 @@ import SimpleXChat
 /// download moved away). A file that changes while it is copied is refused: half a file is never
 /// offered.
 enum SharedFiles {
-    /// Copies `path` into a new `files/shared-<random>/` of the group (keeping its name, which the
-    /// contact sees); returns the copy's path.
-    static func copy(_ path: String, into groupDirectory: String) throws(ShareSender.Failure) -> String {
-        let before = fileState(path)
+    /// A new `files/shared-<random>/` of the group for one share's copies.
+    static func directory(in groupDirectory: String) throws(ShareSender.Failure) -> String {
         let directory = groupDirectory + "/files/shared-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         do {
             try FileManager.default.createDirectory(
@@ -19,7 +17,16 @@ enum SharedFiles {
         } catch {
             throw .init(description: "cannot keep a copy in \(groupDirectory)/files: \(error.localizedDescription)", status: ShareExit.unavailable)
         }
-        let target = directory + "/" + FileNames.sanitized((path as NSString).lastPathComponent)
+        return directory
+    }
+
+    /// Copies `path` into `directory` (keeping its name, which the contact sees, unless another
+    /// file of the share has it); returns the copy's path.
+    static func copy(_ path: String, into directory: String) throws(ShareSender.Failure) -> String {
+        let before = fileState(path)
+        let target = FileNames.unique(FileNames.sanitized((path as NSString).lastPathComponent), in: directory) {
+            FileManager.default.fileExists(atPath: $0)
+        }
         do {
             guard let source = FileHandle(forReadingAtPath: path) else {
                 throw ShareSender.Failure(description: "\(path): cannot be read", status: ShareExit.noInput)
@@ -34,14 +41,14 @@ enum SharedFiles {
             while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty { try destination.write(contentsOf: chunk) }
             try destination.synchronize()
         } catch let failure as ShareSender.Failure {
-            remove(directory)
+            remove(target)
             throw failure
         } catch {
-            remove(directory)
+            remove(target)
             throw .init(description: "\(path): \(error.localizedDescription)", status: ShareExit.noInput)
         }
         guard let before, fileState(path) == before, fileState(target)?.size == before.size else {
-            remove(directory)
+            remove(target)
             throw .init(
                 description: "\(path) changed while it was read: share it again once it is complete", status: ShareExit.dataError)
         }
@@ -49,7 +56,7 @@ enum SharedFiles {
     }
 
     /// Removes copies made for a share that then failed.
-    static func remove(_ directory: String) { try? FileManager.default.removeItem(atPath: directory) }
+    static func remove(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
 
     private struct State: Equatable {
         let size: Int64

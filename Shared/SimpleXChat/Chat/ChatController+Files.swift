@@ -18,7 +18,10 @@ extension ChatController {
 
     /// Offers a file to a contact (`/f @name path`). A file that is missing, unreadable, not a
     /// regular file or over `FileChunking.maxFileSize` is refused before anything is sent.
-    public func sendFile(to name: String, path: String) async throws(ChatError) -> ChatItem {
+    ///
+    /// `content` is the message the file goes with: `.file(caption)` by default, or
+    /// `.image(text: caption, image: thumbnail)` for an image (the share helper's).
+    public func sendFile(to name: String, path: String, content: MsgContent = .file("")) async throws(ChatError) -> ChatItem {
         let contact = try contact(named: name)
         let connection = try connected(contact)
         let absolute = Self.absolutePath(path)
@@ -40,13 +43,13 @@ extension ChatController {
         let msgId = SharedMsgID.random(using: &generator)
         let invitation = FileInvitation(
             fileName: fileName, fileSize: size, fileDigest: FileDigest(bytes: digest))
-        let body = try encode(.msgNew(MsgContainer(content: .file(""), file: invitation)), msgId: msgId)
+        let body = try encode(.msgNew(MsgContainer(content: content, file: invitation)), msgId: msgId)
         let agentMsgID: Int64
         do { agentMsgID = try await agent.sendMessage(connection, body: body) } catch {
             throw .agent("\(error)")
         }
         var item = try store.insertItem(
-            user, contact: contact, direction: .sent, content: .file(""), status: .sndNew, sharedMsgId: msgId,
+            user, contact: contact, direction: .sent, content: content, status: .sndNew, sharedMsgId: msgId,
             agentMsgID: agentMsgID)
         item.file = try store.insertFile(
             user, contact: contact, item: item, name: fileName, path: absolute, size: size, digest: digest,

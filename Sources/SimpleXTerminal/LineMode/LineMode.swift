@@ -150,13 +150,22 @@ struct LineMode {
             throw DBusError.invalidArgs("Share: nothing to send (text or files)")
         }
         var last: ChatItem?
-        if let text = content.text, !text.isEmpty {
-            last = try await chat.send(to: contact.localDisplayName, .text(text))
-            view.item(last!, contact: contact).forEach(output)
+        let files = content.files.map { $0.hasPrefix("file://") ? (URL(string: $0)?.path ?? $0) : $0 }
+        // As the share helper makes them: the text with the first file, images with thumbnails.
+        let items: [SharedItem]
+        do {
+            items = try SharedItems.make(
+                text: content.text.flatMap { $0.isEmpty ? nil : $0 }, files: files,
+                writingInto: files.first.map { ($0 as NSString).deletingLastPathComponent } ?? "")
+        } catch {
+            throw DBusError.invalidArgs("Share: \(error.description)")
         }
-        for file in content.files {
-            let path = file.hasPrefix("file://") ? (URL(string: file)?.path ?? file) : file
-            last = try await chat.sendFile(to: contact.localDisplayName, path: path)
+        for item in items {
+            if let path = item.path {
+                last = try await chat.sendFile(to: contact.localDisplayName, path: path, content: item.content)
+            } else {
+                last = try await chat.send(to: contact.localDisplayName, item.content)
+            }
             view.item(last!, contact: contact).forEach(output)
         }
         session.setActive(contact.viewName)
