@@ -51,13 +51,17 @@ public final class SessionLockMonitor: Sendable {
                     self?.state.withLock { $0.screensavers[name] = active }
                 }
             })
-        if (try? await bus.nameHasOwner(name)) == true,
-            let reply = try? await bus.call(
-                destination: name, path: path, interface: name, method: "GetActive", timeout: .seconds(2)),
-            case .bool(let active)? = reply.first
+        guard (try? await bus.nameHasOwner(name)) == true else { return }
+        // A screensaver that does not say (busy, or broken) counts as locked until it signals:
+        // better a hidden notification too many than a shown one on a locked screen.
+        var active = true
+        if let reply = try? await bus.call(
+            destination: name, path: path, interface: name, method: "GetActive", timeout: .seconds(10)),
+            case .bool(let answer)? = reply.first
         {
-            state.withLock { $0.screensavers[name] = $0.screensavers[name] ?? active }
+            active = answer
         }
+        state.withLock { $0.screensavers[name] = $0.screensavers[name] ?? active }
     }
 
     private static let login1 = "org.freedesktop.login1"
@@ -96,7 +100,7 @@ public final class SessionLockMonitor: Sendable {
     {
         let reply = try await bus.call(
             destination: Self.login1, path: path, interface: Self.properties, method: "Get",
-            arguments: [.string(interface), .string(name)], timeout: .seconds(2))
+            arguments: [.string(interface), .string(name)], timeout: .seconds(10))
         guard case .variant(let value)? = reply.first else { return nil }
         return value
     }
