@@ -18,7 +18,7 @@ struct MakeRunTests {
         let environment: [String: String?] = [
             "HOME": home.path, "XDG_DATA_HOME": home.appending("data"), "XDG_CONFIG_HOME": home.appending("config"),
             "SIMPLEX_GROUP_DIR": nil, "DBUS_SESSION_BUS_ADDRESS": bus.address, "DISPLAY": nil, "WAYLAND_DISPLAY": nil,
-            "SIMPLEX_LOCAL_RELAY_PORT": String(Int.random(in: 20_000..<40_000)), "TZ": "UTC",
+            "SIMPLEX_LOCAL_RELAY_PORT": String(try freeLoopbackPort()), "TZ": "UTC",
         ]
         let run = try ChildProcess("/bin/bash", [Self.script, BuiltProducts.directory], environment: environment)
         _ = try await run.line(timeout: .seconds(30)) { $0.hasPrefix("No user profile yet") }

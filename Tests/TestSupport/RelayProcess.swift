@@ -59,6 +59,12 @@ public final class RelayProcess: Sendable {
         return try await process.wait()
     }
 
+    /// SIGSTOP: the relay stops answering but keeps its port (no other test's server can take
+    /// the port and get this relay's clients); `resume` goes on.
+    public func pause() { process.kill(SIGSTOP) }
+
+    public func resume() { process.kill(SIGCONT) }
+
     /// What the server logged.
     public var log: [String] { process.allErrors }
 
