@@ -28,6 +28,8 @@ let package = Package(
             name: "CNotify", path: "Shared/CNotify", pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]),
         .systemLibrary(
+            name: "CCurl", path: "Shared/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
             name: "CGdkPixbuf", path: "Shared/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "webp-pixbuf-loader"])]),
 
@@ -45,7 +47,7 @@ let package = Package(
             path: "Shared/SimpleXChat"),
         .target(
             name: "SimpleXDesktop",
-            dependencies: ["SimpleXChat", "SimpleXCrypto", "SimpleXSystem", "CDBus", "CNotify", "CGdkPixbuf"],
+            dependencies: ["SimpleXChat", "SimpleXCrypto", "SimpleXSystem", "CDBus", "CNotify", "CGdkPixbuf", "CCurl"],
             path: "Shared/SimpleXDesktop"),
 
         // Executables: thin mains over their libraries.

@@ -21,7 +21,7 @@ import sys
 
 # Each library or executable target and what it may depend on directly. A new target must be
 # placed here, in its layer, before it builds in `make test`.
-C_MODULES = {"CSodium", "CSHA256", "CSystem", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf"}
+C_MODULES = {"CSodium", "CSHA256", "CSystem", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf", "CCurl"}
 LAYERS = {
     "SimpleXCrypto": {"CSodium", "CSHA256"},
     "SimpleXProtocol": {"SimpleXCrypto"},
@@ -31,7 +31,7 @@ LAYERS = {
     "SimpleXChat": {"SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "CSQLite", "CSystem"},
     "SimpleXDesktop": {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "CDBus", "CNotify",
-        "CGdkPixbuf",
+        "CGdkPixbuf", "CCurl",
     },
     "SimpleXTerminal": {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
@@ -48,7 +48,7 @@ LAYERS = {
     "smp-server": {"SimpleXRelay", "SimpleXSystem"},
 }
 # Modules the relay must never link, directly or through another module.
-RELAY_FORBIDDEN = {"SimpleXChat", "SimpleXDesktop", "SimpleXTerminal", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf"}
+RELAY_FORBIDDEN = {"SimpleXChat", "SimpleXDesktop", "SimpleXTerminal", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf", "CCurl"}
 # Test code: free to depend on anything (its own rules are CONVENTIONS' Tests section).
 TEST_ONLY = {"TestSupport", "simplex-test-peer", "CBench", "simplex-bench"}
 

@@ -154,11 +154,12 @@ struct ShareEndToEndTests {
         try await users.bob.quit()
     }
 
-    /// A PNG of 3,000 × 1,500 noisy pixels (far over 261,120 bytes), written with zlib.
-    static func largePNG(at path: String) async throws {
+    /// A PNG of `width` × `height` noisy pixels (3,000 × 1,500 is far over 261,120 bytes), written
+    /// with zlib.
+    static func largePNG(at path: String, width: Int = 3_000, height: Int = 1_500) async throws {
         let script = """
             import struct, sys, zlib, random
-            w, h = 3000, 1500
+            w, h = int(sys.argv[2]), int(sys.argv[3])
             random.seed(7)
             rows = b"".join(b"\\x00" + bytes(random.getrandbits(8) for _ in range(w * 3)) for _ in range(h))
             def chunk(kind, data):
@@ -167,7 +168,7 @@ struct ShareEndToEndTests {
             png += chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b"")
             open(sys.argv[1], "wb").write(png)
             """
-        let python = try ChildProcess("/usr/bin/python3", ["-c", script, path])
+        let python = try ChildProcess("/usr/bin/python3", ["-c", script, path, String(width), String(height)])
         #expect(try await python.wait(timeout: .seconds(120)) == 0, "\(python.allErrors)")
     }
 
@@ -204,6 +205,48 @@ struct ShareEndToEndTests {
         let refused = try await users.share(["--to", "bob", fake])
         #expect(try await refused.wait() == 65)
         #expect(refused.allErrors == ["simplex-share: holiday.jpg is not an image that can be read"])
+        try await users.bob.quit()
+    }
+
+    /// A shared link becomes link content with the page's OpenGraph preview, fetched from a local
+    /// HTTP server; with previews off (`privacyLinkPreviews`), plain text, and the page never asked.
+    @Test func aLinkIsSentWithItsPreviewOnlyWhenPreviewsAreAllowed() async throws {
+        let users = try await Users()
+        let site = try TemporaryDirectory("site")
+        try """
+            <html><head><title>fallback</title>
+            <meta property="og:title" content="Cats &amp; Dogs">
+            <meta content="All about pets" property="og:description">
+            <meta property="og:image" content="/cat.png"></head><body>hi</body></html>
+            """.write(toFile: site.appending("index.html"), atomically: true, encoding: .utf8)
+        try await Self.largePNG(at: site.appending("cat.png"), width: 200, height: 150)
+        let port = try freeLoopbackPort()
+        let server = try ChildProcess(
+            "/usr/bin/python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", site.path])
+        defer { server.kill() }
+        _ = try await server.line(timeout: .seconds(20)) { $0.contains("Serving HTTP") }
+        let url = "http://127.0.0.1:\(port)/"
+        let share = try await users.share(["--to", "bob", "--text", "look at \(url) now"])
+        #expect(try await share.wait() == 0, "\(share.allErrors)")
+        try await users.bob.expectLine(#"\d\d:\d\d alice> look at http://127\.0\.0\.1:\d+/ now"#)
+        let chat = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["-e", "/_get chat @1 count=5"],
+            environment: CLIUser.environment(users.alice, bus: users.bus))
+        #expect(try await chat.wait() == 0)
+        let json = chat.allOutput.joined()
+        #expect(json.contains(#""type":"link""#), "\(json.suffix(2000))")
+        #expect(json.contains(#""title":"Cats & Dogs""#))
+        #expect(json.contains(#""description":"All about pets""#))
+        #expect(json.contains(#""image":"data:image\/jpg;base64,"#) || json.contains(#""image":"data:image/jpg;base64,"#))
+        let asked = server.allErrors.filter { $0.contains("GET /") }.count
+        #expect(asked == 2, "\(server.allErrors)")
+
+        try users.defaults.set(.privacyLinkPreviews, false)
+        let plain = try await users.share(["--to", "bob", "--text", "again \(url)"])
+        #expect(try await plain.wait() == 0)
+        try await users.bob.expectLine(#"\d\d:\d\d alice> again http://127\.0\.0\.1:\d+/"#)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.allErrors.filter { $0.contains("GET /") }.count == asked)
         try await users.bob.quit()
     }
 

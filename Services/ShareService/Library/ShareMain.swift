@@ -99,7 +99,12 @@ public enum ShareMain {
         let directory = request.files.isEmpty ? "" : try SharedFiles.directory(in: container.path)
         do throws(ShareSender.Failure) {
             for file in request.files { copies.append(try SharedFiles.copy(file, into: directory)) }
-            do { items = try SharedItems.make(text: request.text, files: copies, writingInto: directory) } catch {
+            let previews = GroupDefaults(container: container)[.privacyLinkPreviews]
+            do {
+                items = try SharedItems.make(
+                    text: request.text, files: copies, writingInto: directory,
+                    linkPreview: previews ? { LinkPreviews.fetch($0) } : nil)
+            } catch {
                 throw ShareSender.Failure(description: error.description, status: ShareExit.dataError)
             }
         } catch {

@@ -80,6 +80,21 @@ public enum ImagePreparation {
         }
     }
 
+    /// A thumbnail (`data:image/jpg;base64,...`) of an image in memory (a link preview's), or nil
+    /// when it is not one.
+    public static func thumbnail(data: [UInt8]) -> String? {
+        guard let loader = gdk_pixbuf_loader_new() else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        var error: UnsafeMutablePointer<GError>?
+        let written = data.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), &error) }
+        g_clear_error(&error)
+        let closed = gdk_pixbuf_loader_close(loader, &error)
+        g_clear_error(&error)
+        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
+        g_object_ref(UnsafeMutableRawPointer(pixbuf))
+        return try? thumbnailURI(flattened(pixbuf))
+    }
+
     /// A new reference scaled down to fit `size` (a new reference to the same image when it does).
     private static func scaled(_ pixbuf: OpaquePointer, toFit size: Int) -> OpaquePointer {
         let width = Int(gdk_pixbuf_get_width(pixbuf))

@@ -13,11 +13,20 @@ public struct SharedItem: Sendable, Equatable {
 
 public enum SharedItems {
     /// The items for `text` and `files`; a re-encoded image is written into `directory` (beside
-    /// the copies the share helper keeps, never beside the user's original).
-    public static func make(text: String?, files: [String], writingInto directory: String) throws(ImagePreparation.Failure)
-        -> [SharedItem]
-    {
-        guard !files.isEmpty else { return text.map { [SharedItem(path: nil, content: .text($0))] } ?? [] }
+    /// the copies the share helper keeps, never beside the user's original). Text alone with a
+    /// link becomes link content with the preview `linkPreview` makes of it (nil when the user
+    /// does not allow previews, `privacyLinkPreviews`).
+    public static func make(
+        text: String?, files: [String], writingInto directory: String,
+        linkPreview: ((String) -> LinkPreview?)? = nil
+    ) throws(ImagePreparation.Failure) -> [SharedItem] {
+        guard !files.isEmpty else {
+            guard let text else { return [] }
+            if let linkPreview, let link = LinkPreviews.firstLink(in: text), let preview = linkPreview(link) {
+                return [SharedItem(path: nil, content: .link(text: text, preview: preview))]
+            }
+            return [SharedItem(path: nil, content: .text(text))]
+        }
         var items: [SharedItem] = []
         for (index, file) in files.enumerated() {
             let caption = index == 0 ? (text ?? "") : ""

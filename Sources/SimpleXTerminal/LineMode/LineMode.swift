@@ -102,7 +102,9 @@ struct LineMode {
         // Share: a reply typed into a notification (or the share helper) is sent from here and
         // shown as if typed.
         let sharer: @Sendable (ClientHandoff.SharedContent, String) async throws -> String = { [view, output] content, ref in
-            try await Self.share(content, to: ref, chat: chat, session: session, view: view, output: output)
+            try await Self.share(
+                content, to: ref, chat: chat, session: session, view: view,
+                linkPreviews: GroupDefaults(container: container)[.privacyLinkPreviews], output: output)
         }
         await access.exportChatMethods(openChat: opener, share: sharer)
         if let open { await opener(open) }
@@ -141,7 +143,7 @@ struct LineMode {
     /// with the first, as separate items here); returns the last item's reference (`@12/345`).
     private static func share(
         _ content: ClientHandoff.SharedContent, to ref: String, chat: ChatController, session: Session, view: CLIView,
-        output: @Sendable (String) -> Void
+        linkPreviews: Bool, output: @Sendable (String) -> Void
     ) async throws -> String {
         guard ref.hasPrefix("@"), let id = Int64(ref.dropFirst()), let contact = try? await chat.contact(id: id) else {
             throw DBusError.invalidArgs("Share: no chat \(ref) (the line mode has no chat picker: name one, e.g. @12)")
@@ -156,7 +158,8 @@ struct LineMode {
         do {
             items = try SharedItems.make(
                 text: content.text.flatMap { $0.isEmpty ? nil : $0 }, files: files,
-                writingInto: files.first.map { ($0 as NSString).deletingLastPathComponent } ?? "")
+                writingInto: files.first.map { ($0 as NSString).deletingLastPathComponent } ?? "",
+                linkPreview: linkPreviews ? { LinkPreviews.fetch($0) } : nil)
         } catch {
             throw DBusError.invalidArgs("Share: \(error.description)")
         }
