@@ -21,7 +21,7 @@ struct NotificationDesktopIntegrationTests {
         #expect(call.actions == ["default", "Open", "mark-read", "Mark read", "inline-reply", "Reply"])
         try await server.emitReplied(id: 1, text: "on my way")
         try await bob.expectLine(#"\d\d:\d\d alice> on my way"#)
-        #expect(await eventually { (try? await server.closeCalls())?.contains(1) == true })
+        #expect(await eventually(every: .milliseconds(200)) { (try? await server.closeCalls())?.contains(1) == true })
 
         // The client runs when the user answers a notification it did not see: it sends the reply
         // (Share on its bus name) and shows it.
@@ -78,7 +78,7 @@ struct NotificationDesktopIntegrationTests {
         let client = try await CLIUser("alice", relay: users.relay, directory: users.alice, bus: users.bus, arguments: ["--open", "@1"])
         try await client.expectLine(#"\d\d:\d\d bob> two"#)
         let shown = try await server.notifyCalls().last!
-        #expect(await eventually { (try? await server.closeCalls())?.contains(shown.replacesID == 0 ? 1 : shown.replacesID) == true })
+        #expect(await eventually(every: .milliseconds(200)) { (try? await server.closeCalls())?.contains(shown.replacesID == 0 ? 1 : shown.replacesID) == true })
         var cleared = false
         while let next = await badge.next() {
             if next.arguments.last == LauncherBadge.properties(0) {

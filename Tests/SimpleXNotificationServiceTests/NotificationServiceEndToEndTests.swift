@@ -508,7 +508,7 @@ struct NotificationServiceActionTests {
         let call = try #require(try await server.notifyCalls(atLeast: 1).first)
         #expect(call.actions == ["default", "Open", "mark-read", "Mark read"])
         try await server.emitActionInvoked(id: 1, action: "mark-read")
-        #expect(await eventually { (try? await server.closeCalls()) == [1] })
+        #expect(await eventually(every: .milliseconds(200)) { (try? await server.closeCalls()) == [1] })
         try await service.reach(.active)
         let chats = try await users.execute("/_get chats 1 pcc=on")
         #expect(chats.allOutput.joined().contains(#""unreadCount":0"#), "\(chats.allOutput)")
@@ -544,7 +544,7 @@ struct NotificationServiceActionTests {
         #expect(daveRequest.replacesID == 0)
         // The third notification is dave's request: its id is 3.
         try await server.emitActionInvoked(id: 3, action: "NTF_ACT_REJECT_CONTACT")
-        #expect(await eventually { (try? await server.closeCalls())?.contains(3) == true })
+        #expect(await eventually(every: .milliseconds(200)) { (try? await server.closeCalls())?.contains(3) == true })
         try await service.reach(.active)
         let contacts = try await users.execute("/_contacts 1")
         let listed = contacts.allOutput.joined()

@@ -175,7 +175,8 @@ extension MockNotificationServer {
             if ContinuousClock.now > deadline {
                 throw TestSupportError("\(calls.count) Notify calls after \(timeout), expected \(count): \(calls)")
             }
-            try await Task.sleep(for: .milliseconds(50))
+            // Each look starts a python: not too often.
+            try await Task.sleep(for: .milliseconds(150))
         }
     }
 }
