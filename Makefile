@@ -71,6 +71,7 @@ bench:
 	$(SWIFT) build -c release --product smp-server 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	$(SWIFT) build -c release --product simplex-nse 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	$(SWIFT) build -c release --product simplex-chat 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
+	$(SWIFT) build -c release --product simplex-share 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	$(SWIFT) build -c release --product simplex-bench 2>&1 | grep -v "prohibited flag"; exit $${PIPESTATUS[0]}
 	dbus-run-session -- stdbuf -oL $$($(SWIFT) build -c release --show-bin-path)/simplex-bench
 

@@ -1,4 +1,4 @@
-// The notification service bench's world: a private session bus with the bench's notification
+// The notification service bench's world (the share bench's too): a private session bus with the bench's notification
 // server, the real relay, Alice's group directory (the user whose service and client run as the
 // built binaries) with `contacts` contacts, and the peers in this process: Bob, on the other end
 // of every one of Alice's contacts, and Carol, one contact of Bob's, for the in-process baseline.
@@ -22,7 +22,8 @@ final class NotificationServiceBenchWorld {
     let connection: DBusConnection
     let serviceStates: ServiceStateLog
     let bob: ChatController
-    /// Bob's events: "connected", and "sent" for each message the relay took.
+    /// Bob's events: "connected", "sent" for each message the relay took, "item:<text>" for each
+    /// received, and "file offered" (accepted at once), "file received" and "file failed".
     let bobEvents: TimedChatEvents
     /// Bob's names of his contacts with Alice, one per contact of hers.
     let bobContacts: [String]
@@ -97,11 +98,23 @@ final class NotificationServiceBenchWorld {
                 groupDirectory: directory, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
         }
         let bob = try await peer("bob")
+        // Bob accepts every file offered to him as soon as the offer arrives (the share bench's
+        // files), into a directory of his own.
+        let bobDownloads = peers.appending("bob-received") + "/"
+        try FileManager.default.createDirectory(atPath: bobDownloads, withIntermediateDirectories: true)
         let bobEvents = TimedChatEvents(bob.events) { event in
             switch event {
-            case .contactConnected: "connected"
-            case .itemStatus(_, let item) where item.status == .sndSent: "sent"
-            default: nil
+            case .contactConnected: return "connected"
+            case .itemStatus(_, let item) where item.status == .sndSent: return "sent"
+            case .newItem(_, let item):
+                if let file = item.file, file.status == .rcvInvitation {
+                    Task { _ = try? await bob.receiveFile(file.fileId, to: bobDownloads) }
+                    return "file offered"
+                }
+                return "item:\(item.text)"
+            case .file(.rcvComplete): return "file received"
+            case .file(.rcvError), .file(.rcvCancelledBySender): return "file failed"
+            default: return nil
             }
         }
         let carol = try await peer("carol")
