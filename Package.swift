@@ -107,7 +107,7 @@ let package = Package(
             dependencies: ["SimpleXNotificationService", "SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),
         .testTarget(
             name: "SimpleXShareServiceTests",
-            dependencies: ["SimpleXShareService", "SimpleXDesktop", "SimpleXChat", "TestSupport"]),
+            dependencies: ["SimpleXShareService", "SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),
         .testTarget(
             name: "SimpleXDesktopTests",
             dependencies: ["SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),

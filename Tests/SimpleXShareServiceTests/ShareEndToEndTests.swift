@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXChat
+import SimpleXCrypto
 import SimpleXDesktop
 import Testing
 import TestSupport
@@ -247,6 +248,26 @@ struct ShareEndToEndTests {
         try await users.bob.expectLine(#"\d\d:\d\d alice> again http://127\.0\.0\.1:\d+/"#)
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.allErrors.filter { $0.contains("GET /") }.count == asked)
+        try await users.bob.quit()
+    }
+
+    /// A keychain protected by a passphrase: only the client can ask for it, so the helper says
+    /// so, sends nothing, and leaves the chat as it found it.
+    @Test func aLockedKeychainIsOneLineAndSendsNothing() async throws {
+        let users = try await Users()
+        let keychain = users.alice.appending("group/keychain")
+        unlink(keychain)
+        _ = try KeychainStore.open(path: keychain, passphrase: SecureBytes(copying: Array("correct horse".utf8)), limits: .minimum)
+        let share = try await users.share(["--to", "bob", "--text", "behind a passphrase"])
+        #expect(try await share.wait() == 69)
+        #expect(
+            share.allErrors == [
+                "simplex-share: the keychain is protected by a passphrase, which only simplex-chat asks for: "
+                    + "start it and share again (it then sends what you share)"
+            ])
+        #expect(try users.defaults[.shareState] == .inactive)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!users.bob.process.allOutput.contains { $0.contains("behind a passphrase") })
         try await users.bob.quit()
     }
 

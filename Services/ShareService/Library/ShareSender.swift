@@ -61,6 +61,12 @@ struct ShareSender {
             chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets)
         } catch {
             await handoff.handBack(lock)
+            if case .passphraseRequired? = error as? KeychainError {
+                throw Failure(
+                    description: "the keychain is protected by a passphrase, which only simplex-chat asks for: "
+                        + "start it and share again (it then sends what you share)",
+                    status: ShareExit.unavailable)
+            }
             throw Failure(description: "\(error)", status: ShareExit.unavailable)
         }
         await chat.startSending()
