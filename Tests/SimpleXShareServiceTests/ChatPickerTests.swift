@@ -48,7 +48,7 @@ struct ChatPickerTests {
             .map { "\($0.key)=\($0.value)" }.sorted()
         let command = ["env"] + environment + [try BuiltProducts.path("simplex-share"), "--text", "picked in a terminal"]
         let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        _ = try await terminal.tmux(["new-session", "-d", "-s", "picker", "-x", "100", "-y", "20", quoted + "; echo EXIT=$?; sleep 60"])
+        _ = try await terminal.tmux(["new-session", "-d", "-s", "picker", "-x", "100", "-y", "20", quoted + "; echo EXIT=$?; sleep 30"])
         defer { Task { _ = try? await terminal.tmux(["kill-server"]) } }
         #expect(await eventually { ((try? await terminal.screen()) ?? "").contains("Send to which chat?") })
         let first = try await terminal.screen()
@@ -65,6 +65,8 @@ struct ChatPickerTests {
         try await bob.expectLine(#"\d\d:\d\d alice> picked in a terminal"#)
         try await Task.sleep(for: .milliseconds(300))
         #expect(!carol.process.allOutput.contains { $0.contains("picked in a terminal") })
+        // The session's shell would linger a while after the helper: the server goes now.
+        _ = try await terminal.tmux(["kill-server"])
         try await bob.quit()
         try await carol.quit()
     }
