@@ -78,6 +78,27 @@ struct ServiceUnitTests {
             == CoordinationNames.defaultService)
     }
 
+    /// The relay, Alice's directory, her activation bus with the notification server mock, and a
+    /// connection of the test's own to it.
+    struct ActivationWorld {
+        let relay: RelayProcess
+        let alice: TemporaryDirectory
+        let names: CoordinationNames
+        let bus: TestBus
+        let services: TemporaryDirectory
+        let server: MockNotificationServer
+        let connection: DBusConnection
+
+        init() async throws {
+            relay = try await RelayProcess()
+            alice = try TemporaryDirectory("cli-alice")
+            names = try ServiceProcess.names(alice)
+            (bus, services) = try await ServiceUnitTests.activationBus(for: alice)
+            server = try await MockNotificationServer(on: bus)
+            connection = try await DBusConnection(address: bus.address)
+        }
+    }
+
     /// A private bus that starts `alice`'s service from the installed activation file (with her
     /// directory's bus name and environment filled in), as a desktop session's bus does.
     static func activationBus(for alice: TemporaryDirectory) async throws -> (TestBus, TemporaryDirectory) {
@@ -98,14 +119,10 @@ struct ServiceUnitTests {
     /// The client quits and calls Resume; nothing runs the service, so the bus starts it from the
     /// activation file, and it receives and notifies.
     @Test func quittingTheClientStartsTheServiceByDBusActivation() async throws {
-        let relay = try await RelayProcess()
-        let alice = try TemporaryDirectory("cli-alice")
-        let names = try ServiceProcess.names(alice)
-        let (bus, services) = try await Self.activationBus(for: alice)
-        defer { withExtendedLifetime(services) {} }
-        let server = try await MockNotificationServer(on: bus)
-        let connection = try await DBusConnection(address: bus.address)
-        defer { connection.close() }
+        let world = try await ActivationWorld()
+        defer { world.connection.close() }
+        let (relay, alice, names, bus, server, connection) =
+            (world.relay, world.alice, world.names, world.bus, world.server, world.connection)
         #expect(try await connection.activatableNames().contains(names.service))
 
         let client = try await CLIUser("alice", relay: relay, directory: alice, bus: bus)
@@ -127,14 +144,10 @@ struct ServiceUnitTests {
     /// Periodic mode: ReceiveNow (a script, a desktop applet) starts the service by activation; it
     /// makes one pass with GET, notifies, and exits once idle.
     @Test func receiveNowInPeriodicModeStartsAPassByDBusActivation() async throws {
-        let relay = try await RelayProcess()
-        let alice = try TemporaryDirectory("cli-alice")
-        let names = try ServiceProcess.names(alice)
-        let (bus, services) = try await Self.activationBus(for: alice)
-        defer { withExtendedLifetime(services) {} }
-        let server = try await MockNotificationServer(on: bus)
-        let connection = try await DBusConnection(address: bus.address)
-        defer { connection.close() }
+        let world = try await ActivationWorld()
+        defer { world.connection.close() }
+        let (relay, alice, names, bus, server, connection) =
+            (world.relay, world.alice, world.names, world.bus, world.server, world.connection)
         let client = try await CLIUser("alice", relay: relay, directory: alice)
         let bob = try await CLIUser("bob", relay: relay)
         try await CLIUser.connect(client, bob)

@@ -1,4 +1,5 @@
 import Foundation
+import SimpleXDesktop
 import SimpleXSystem
 
 /// Starts `simplex-chat --cli --open <chat>` in a terminal emulator, for a notification clicked
@@ -25,30 +26,17 @@ struct ClientLauncher {
     }
 
     func launch(open ref: String) throws(Failure) {
-        let arguments = ["setsid", "--fork"] + (try commandLine(open: ref))
-        var pid: pid_t = 0
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let env = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { env.forEach { free($0) } }
-        let spawned = posix_spawn(&pid, "/usr/bin/setsid", nil, nil, argv, env)
-        guard spawned == 0 else {
-            throw Failure(description: "cannot open the chat: starting \(arguments[2]): \(SystemError(errno: spawned, call: "posix_spawn"))")
-        }
+        let command = try commandLine(open: ref)
         // setsid --fork returns at once; the terminal runs on in its own session.
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
+        let result = Program.run("/usr/bin/setsid", ["--fork"] + command, environment: environment, capture: false)
+        guard result.status == 0 else {
+            throw Failure(description: "cannot open the chat: starting \(command[0]) failed (\(result.errors))")
+        }
     }
 
     private func terminal() -> String? {
         if let chosen = environment["SIMPLEX_TERMINAL"], !chosen.isEmpty { return chosen }
-        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        for name in ["x-terminal-emulator", "xterm"] {
-            for directory in path where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-                return "\(directory)/\(name)"
-            }
-        }
-        return nil
+        return ["x-terminal-emulator", "xterm"].lazy.compactMap { Program.find($0, environment: environment) }.first
     }
 
     /// `simplex-chat` beside this program (they are installed together), else from PATH.

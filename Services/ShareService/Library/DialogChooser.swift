@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SimpleXChat
+import SimpleXDesktop
 
 /// Choosing the chat without a terminal (a file manager started the helper): a desktop dialog —
 /// kdialog first on KDE, else zenity, else yad, whichever the desktop has — else the terminal
@@ -58,36 +59,19 @@ struct DialogChooser {
         return .noDialog
     }
 
-    private func find(_ name: String) -> String? {
-        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        return path.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    private func find(_ name: String) -> String? { Program.find(name, environment: environment) }
 
     private func selfPath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "simplex-share"
     }
 
     private func run(_ path: String, _ arguments: [String]) -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return (127, "") }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = Program.run(path, arguments, environment: environment)
+        return (result.status, result.output)
     }
 
     private func spawnDetached(_ arguments: [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        try? process.run()
-        process.waitUntilExit()
+        // `setsid --fork` returns at once; the program lives on in a session of its own.
+        _ = Program.run(arguments[0], Array(arguments.dropFirst()), environment: environment, capture: false)
     }
 }

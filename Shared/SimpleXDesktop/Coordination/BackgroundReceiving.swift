@@ -167,26 +167,7 @@ struct Systemctl: Sendable {
     }
 
     private func runNow(_ arguments: [String]) -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = ["--user"] + arguments
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            return Result(status: 127, output: [], errors: ["cannot run \(program): \(error)"])
-        }
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        func lines(_ data: Data) -> [String] {
-            String(decoding: data, as: UTF8.self).split(separator: "\n").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }
-        }
-        return Result(status: process.terminationStatus, output: lines(out), errors: lines(err))
+        let result = Program.run(program, ["--user"] + arguments, environment: environment)
+        return Result(status: result.status, output: result.outputLines, errors: result.errorLines)
     }
 }
