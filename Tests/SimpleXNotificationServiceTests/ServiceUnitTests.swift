@@ -146,8 +146,8 @@ struct ServiceUnitTests {
     @Test func receiveNowInPeriodicModeStartsAPassByDBusActivation() async throws {
         let world = try await ActivationWorld()
         defer { world.connection.close() }
-        let (relay, alice, names, bus, server, connection) =
-            (world.relay, world.alice, world.names, world.bus, world.server, world.connection)
+        let (relay, alice, names, server, connection) =
+            (world.relay, world.alice, world.names, world.server, world.connection)
         let client = try await CLIUser("alice", relay: relay, directory: alice)
         let bob = try await CLIUser("bob", relay: relay)
         try await CLIUser.connect(client, bob)
