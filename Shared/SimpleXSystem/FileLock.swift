@@ -46,9 +46,14 @@ public final class FileLock {
     /// The locked descriptor, nil once unlocked.
     var descriptor: Int32? { fd >= 0 ? fd : nil }
 
-    /// Releases the lock (closing the descriptor releases it).
+    /// Releases the lock at once, then closes the descriptor.
+    ///
+    /// Closing alone is not enough: a child being spawned by another thread holds a copy of the
+    /// descriptor until its exec closes it (O_CLOEXEC), and the lock lasts while any copy is open.
+    /// LOCK_UN releases it for every copy, so a reopen right after `unlock()` always succeeds.
     public func unlock() {
         if fd >= 0 {
+            _ = flock(fd, LOCK_UN)
             close(fd)
             fd = -1
         }
