@@ -11,7 +11,7 @@ CONFIG ?= debug
 # server mock, a real Secret Service, gdbus for inspecting the bus, tmux for the terminal UI,
 # systemd-analyze and desktop-file-validate for checking the units and the desktop file.
 BUILD_PACKAGES := pkg-config libsqlite3-dev libsodium-dev libdbus-1-dev libnotify-dev libgdk-pixbuf-2.0-dev \
-  webp-pixbuf-loader libcurl4-openssl-dev
+  webp-pixbuf-loader libcurl4-openssl-dev libutf8proc-dev libchafa-dev libqrencode-dev
 TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux systemd desktop-file-utils
 # The relay benchmark compares against Redis PUBLISH/SUBSCRIBE.
 BENCH_PACKAGES := redis-server

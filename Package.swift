@@ -32,6 +32,11 @@ let package = Package(
         .systemLibrary(
             name: "CGdkPixbuf", path: "Shared/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0",
             providers: [.apt(["libgdk-pixbuf-2.0-dev", "webp-pixbuf-loader"])]),
+        .systemLibrary(
+            name: "CUtf8proc", path: "Shared/CUtf8proc", providers: [.apt(["libutf8proc-dev"])]),
+        .systemLibrary(name: "CChafa", path: "Shared/CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
+        .systemLibrary(
+            name: "CQRencode", path: "Shared/CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // The framework every process links (iOS: SimpleXChat).
         .target(name: "SimpleXCrypto", dependencies: ["CSodium", "CSHA256"], path: "Shared/SimpleXCrypto"),
@@ -51,8 +56,14 @@ let package = Package(
             path: "Shared/SimpleXDesktop"),
 
         // Executables: thin mains over their libraries.
+        // The full-screen client: screen (widths, cells, input, renderer), pure layouts, the app model.
         .target(
-            name: "SimpleXTerminal", dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXProtocol", "SimpleXSystem"],
+            name: "SimpleXTUI",
+            dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXSystem", "CUtf8proc", "CChafa", "CQRencode", "CSystem"],
+            path: "Sources/SimpleXTUI"),
+        .target(
+            name: "SimpleXTerminal",
+            dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXProtocol", "SimpleXSystem", "SimpleXTUI"],
             path: "Sources/SimpleXTerminal"),
         .executableTarget(
             name: "simplex-chat", dependencies: ["SimpleXTerminal", "SimpleXSystem"], path: "Sources/simplex-chat"),
@@ -102,6 +113,7 @@ let package = Package(
             name: "SimpleXRelayTests",
             dependencies: ["SimpleXRelay", "SimpleXProtocol", "SimpleXCrypto", "SimpleXSystem", "TestSupport"]),
         .testTarget(name: "SimpleXTerminalTests", dependencies: ["SimpleXTerminal", "TestSupport"]),
+        .testTarget(name: "SimpleXTUITests", dependencies: ["SimpleXTUI", "SimpleXChat", "TestSupport"]),
         .testTarget(
             name: "SimpleXNotificationServiceTests",
             dependencies: ["SimpleXNotificationService", "SimpleXDesktop", "SimpleXChat", "SimpleXCrypto", "TestSupport"]),

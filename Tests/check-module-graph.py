@@ -21,7 +21,7 @@ import sys
 
 # Each library or executable target and what it may depend on directly. A new target must be
 # placed here, in its layer, before it builds in `make test`.
-C_MODULES = {"CSodium", "CSHA256", "CSystem", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf", "CCurl"}
+C_MODULES = {"CSodium", "CSHA256", "CSystem", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf", "CCurl", "CUtf8proc", "CChafa", "CQRencode"}
 LAYERS = {
     "SimpleXCrypto": {"CSodium", "CSHA256"},
     "SimpleXProtocol": {"SimpleXCrypto"},
@@ -33,8 +33,14 @@ LAYERS = {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "CDBus", "CNotify",
         "CGdkPixbuf", "CCurl",
     },
+    # The full-screen client's library: the terminal UI layer, below the client's entry points.
+    "SimpleXTUI": {
+        "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
+        "CUtf8proc", "CChafa", "CQRencode", "CSystem",
+    },
     "SimpleXTerminal": {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
+        "SimpleXTUI",
     },
     "SimpleXNotificationService": {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
@@ -48,7 +54,7 @@ LAYERS = {
     "smp-server": {"SimpleXRelay", "SimpleXSystem"},
 }
 # Modules the relay must never link, directly or through another module.
-RELAY_FORBIDDEN = {"SimpleXChat", "SimpleXDesktop", "SimpleXTerminal", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf", "CCurl"}
+RELAY_FORBIDDEN = {"SimpleXChat", "SimpleXDesktop", "SimpleXTerminal", "SimpleXTUI", "CUtf8proc", "CChafa", "CQRencode", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf", "CCurl"}
 # Test code: free to depend on anything (its own rules are CONVENTIONS' Tests section).
 TEST_ONLY = {"TestSupport", "simplex-test-peer", "CBench", "simplex-bench"}
 
