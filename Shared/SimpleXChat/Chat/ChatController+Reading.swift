@@ -109,6 +109,9 @@ extension ChatController {
 
     public func contacts() throws(ChatError) -> [ChatContact] { try store.contacts(user) }
 
+    /// Contact requests waiting for accept or reject, oldest first.
+    public func contactRequests() throws(ChatError) -> [ChatContactRequest] { try store.requests(user) }
+
     public func contact(id: Int64) throws(ChatError) -> ChatContact { try store.contact(id: id) }
 
     // MARK: - Read and unread

@@ -330,6 +330,20 @@ extension ChatStore {
             agentInvitationID: try value(row, "agent_invitation_id"))
     }
 
+    /// The user's contact requests, oldest first.
+    func requests(_ user: ChatUser) throws(ChatError) -> [ChatContactRequest] {
+        try rows(
+            "SELECT contact_request_id, local_display_name, profile, agent_invitation_id FROM contact_requests WHERE user_id = ? ORDER BY contact_request_id",
+            [user.userId]
+        ).map { row throws(ChatError) in
+            let name: String = try value(row, "local_display_name")
+            return ChatContactRequest(
+                requestId: try value(row, "contact_request_id"), localDisplayName: name,
+                profile: Self.profile(try value(row, "profile")) ?? Profile(displayName: name, fullName: ""),
+                agentInvitationID: try value(row, "agent_invitation_id"))
+        }
+    }
+
     func deleteRequest(_ request: ChatContactRequest) throws(ChatError) {
         try run("DELETE FROM contact_requests WHERE contact_request_id = ?", [request.requestId])
     }

@@ -22,6 +22,8 @@ extension GroupDefaultKeys {
 
     // Appearance.
     public static let chatLayout = GroupDefaultKey<ChatLayout>("chatLayout", default: .terminal)
+    /// iOS `currentTheme`: follow the terminal (`SYSTEM`), or `LIGHT` / `DARK`.
+    public static let currentTheme = GroupDefaultKey<String>("currentTheme", default: "SYSTEM")
 
     // Privacy.
     public static let appLocalAuthEnabled = GroupDefaultKey<Bool>("appLocalAuthEnabled", default: false)
@@ -30,6 +32,10 @@ extension GroupDefaultKeys {
     public static let privacySanitizeLinks = GroupDefaultKey<Bool>("privacySanitizeLinks", default: false)
     public static let privacyAcceptImages = GroupDefaultKey<Bool>("privacyAcceptImages", default: true)
     public static let privacyEncryptLocalFiles = GroupDefaultKey<Bool>("privacyEncryptLocalFiles", default: true)
+    /// The chat list shows the last message of each chat (iOS `privacyShowChatPreviews`).
+    public static let privacyShowChatPreviews = GroupDefaultKey<Bool>("privacyShowChatPreviews", default: true)
+    /// An unsent draft is kept per chat (iOS `privacySaveLastDraft`).
+    public static let privacySaveLastDraft = GroupDefaultKey<Bool>("privacySaveLastDraft", default: true)
 
     // Network (SimpleX NetCfg; durations in microseconds as the core takes them).
     public static let networkSocksProxy = GroupDefaultKey<String?>("networkSocksProxy", default: nil)
@@ -53,9 +59,9 @@ extension GroupDefaultKeys {
     /// Every key, in the order `simplex-chat defaults` lists them.
     public static let all: [GroupDefaultKeys] = [
         appState, nseState, shareState, chatLastStart, chatLastBackgroundRun,
-        ntfPreviewMode, notificationMode, ntfBadgeCount, chatLayout,
+        ntfPreviewMode, notificationMode, ntfBadgeCount, chatLayout, currentTheme,
         appLocalAuthEnabled, allowShareExtension, privacyLinkPreviews, privacySanitizeLinks,
-        privacyAcceptImages, privacyEncryptLocalFiles,
+        privacyAcceptImages, privacyEncryptLocalFiles, privacyShowChatPreviews, privacySaveLastDraft,
         networkSocksProxy, networkUseOnionHosts, networkSessionMode, networkTCPConnectTimeout,
         networkTCPTimeout, networkTCPTimeoutPerKb, networkSMPPingInterval, networkSMPPingCount,
         networkEnableKeepAlive, networkTCPKeepIdle, networkTCPKeepIntvl, networkTCPKeepCnt,

@@ -114,8 +114,10 @@ public struct CLIView: Sendable {
         }
     }
 
-    /// An item as the chat list shows it: its text, or for a file without one the file's name.
+    /// An item as the chat list shows it: its text, or for a file without one the file's name; a
+    /// message deleted for everyone shows that, never its old text.
     private func previewText(_ item: ChatItem) -> String {
+        if item.deleted { return "[marked deleted]" }
         guard item.text.isEmpty, let file = item.file else { return item.text }
         return "file \(file.fileName)"
     }

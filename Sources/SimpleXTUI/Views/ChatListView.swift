@@ -1,0 +1,164 @@
+import Foundation
+import SimpleXChat
+
+/// The chat list: two lines per chat (name and time; last message and unread count), requests
+/// first, a filter typed by the user, an unread-only switch.
+public struct ChatListView: Sendable {
+    public var entries: [ChatListEntry] = []
+    /// The selected chat (by id), kept across reloads.
+    public var selectedID: String?
+    /// Typed text that filters by name.
+    public var filter = ""
+    public var unreadOnly = false
+    /// The first visible entry of the filtered list.
+    var scrollTop = 0
+
+    public init(entries: [ChatListEntry] = []) { self.entries = entries }
+
+    /// Entries the filter and the unread switch let through, in list order.
+    public var visible: [ChatListEntry] {
+        entries.filter { entry in
+            if unreadOnly, entry.unreadCount == 0, !entry.unreadChat, !entry.isRequest { return false }
+            guard !filter.isEmpty else { return true }
+            return entry.searchableNames.contains { $0.localizedCaseInsensitiveContains(filter) }
+        }
+    }
+
+    public var selected: ChatListEntry? {
+        let shown = visible
+        return shown.first { $0.id == selectedID } ?? shown.first
+    }
+
+    /// Moves the selection by `offset` rows of the filtered list (clamped).
+    public mutating func move(_ offset: Int) {
+        let shown = visible
+        guard !shown.isEmpty else { return }
+        let current = shown.firstIndex { $0.id == selectedID } ?? 0
+        selectedID = shown[max(0, min(shown.count - 1, current + offset))].id
+    }
+
+    /// Selects the n-th visible chat (Alt+1…9), when there is one.
+    public mutating func select(index: Int) {
+        let shown = visible
+        if shown.indices.contains(index) { selectedID = shown[index].id }
+    }
+
+    /// The list drawn in `width` × `height` cells.
+    public mutating func lines(width: Int, height: Int, style: ChatListStyle, now: Date) -> [StyledLine] {
+        var lines: [StyledLine] = []
+        var header = StyledLine()
+        header.append(" Chats", style.title)
+        if unreadOnly { header.append(" · unread", style.secondary) }
+        if !filter.isEmpty { header.append(" · /\(filter)", style.accent) }
+        lines.append(header.truncated(to: width))
+        let shown = visible
+        if shown.isEmpty {
+            lines.append(StyledLine(filter.isEmpty && !unreadOnly ? " No chats yet: Ctrl+N to connect" : " No chats match", style.secondary).truncated(to: width))
+            return lines
+        }
+        let rowsPerEntry = 2
+        let capacity = max(1, (height - 1) / rowsPerEntry)
+        let selectedIndex = shown.firstIndex { $0.id == selected?.id } ?? 0
+        if selectedIndex < scrollTop { scrollTop = selectedIndex }
+        if selectedIndex >= scrollTop + capacity { scrollTop = selectedIndex - capacity + 1 }
+        scrollTop = max(0, min(scrollTop, max(0, shown.count - capacity)))
+        for (offset, entry) in shown[scrollTop...].prefix(capacity).enumerated() {
+            let isSelected = scrollTop + offset == selectedIndex
+            let number = scrollTop + offset < 9 ? scrollTop + offset + 1 : nil
+            lines += Self.rows(entry, width: width, selected: isSelected, number: number, style: style, now: now)
+        }
+        return lines
+    }
+
+    /// The two lines of one entry.
+    static func rows(
+        _ entry: ChatListEntry, width: Int, selected: Bool, number: Int?, style: ChatListStyle, now: Date
+    ) -> [StyledLine] {
+        let base = selected ? style.selected : Style.plain
+        var nameLine = StyledLine()
+        nameLine.append(selected ? "▌" : " ", selected ? style.accent : base)
+        nameLine.append(entry.name, base.with(entry.unreadCount > 0 || entry.unreadChat ? .bold : []))
+        if entry.isMuted { nameLine.append(" 🔕", base) }
+        let time = entry.activity.map { ChatTime.listText($0, now: now, calendar: style.calendar) } ?? ""
+        let timeSpan = Span(time.isEmpty ? "" : " " + time + " ", base.foreground(style.secondaryColor))
+        nameLine = nameLine.truncated(to: max(1, width - timeSpan.width)).padded(to: width - timeSpan.width, base)
+        nameLine.append(timeSpan)
+
+        var previewLine = StyledLine()
+        previewLine.append(" ", base)
+        let previewStyle = base.foreground(style.secondaryColor)
+        let preview = Self.preview(entry, showPreviews: style.showPreviews)
+        var badge = ""
+        if entry.unreadCount > 0 {
+            badge = " \(entry.unreadCount) "
+        } else if entry.unreadChat {
+            badge = " ● "
+        }
+        let badgeSpan = Span(badge, base.foreground(style.accentColor).with(.bold).with(.reverse))
+        let numberSpan = Span(number.map { " \($0)" } ?? "  ", base.foreground(style.secondaryColor).with(.dim))
+        previewLine.append(preview, previewStyle)
+        let room = max(1, width - badgeSpan.width - numberSpan.width)
+        previewLine = previewLine.truncated(to: room).padded(to: room, base)
+        previewLine.append(badgeSpan)
+        previewLine.append(numberSpan)
+        return [nameLine.truncated(to: width), previewLine.truncated(to: width)]
+    }
+
+    /// What the second line says about the chat.
+    static func preview(_ entry: ChatListEntry, showPreviews: Bool) -> String {
+        switch entry.kind {
+        case .request: return "wants to connect: Enter to accept"
+        case .pending(let connection):
+            return connection.pccConnStatus == "new" ? "share the link to connect" : "waiting for the contact"
+        case .contact(let contact):
+            if !contact.ready { return "connecting…" }
+            guard showPreviews, let item = entry.lastItem else { return "" }
+            let own = item.direction == .sent ? "you: " : ""
+            if item.deleted { return own + "message deleted" }
+            let text = Markdown.hidingSecrets(item.text).split(whereSeparator: \.isNewline).joined(separator: " ")
+            if !text.isEmpty { return own + text }
+            switch item.content {
+            case .image: return own + "image"
+            case .video: return own + "video"
+            case .voice: return own + "voice message"
+            default: return own + (item.file.map { "file \($0.fileName)" } ?? "")
+            }
+        }
+    }
+}
+
+/// Colours and options of the chat list.
+public struct ChatListStyle: Sendable {
+    public var title = Style(attributes: .bold)
+    public var selected = Style(attributes: .reverse)
+    public var secondaryColor = Color.brightBlack
+    public var accentColor = Color.blue
+    public var showPreviews = true
+    public var calendar = Calendar(identifier: .gregorian)
+
+    public init() {}
+
+    var secondary: Style { Style(foreground: secondaryColor) }
+    var accent: Style { Style(foreground: accentColor) }
+}
+
+/// Times as the chat list and items show them.
+public enum ChatTime {
+    /// Today: `14:05`; this week: the weekday; earlier: the date.
+    public static func listText(_ date: Date, now: Date, calendar: Calendar) -> String {
+        if calendar.isDate(date, inSameDayAs: now) { return clock(date, calendar: calendar) }
+        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: date), to: calendar.startOfDay(for: now)).day ?? 0
+        if days > 0, days < 7 {
+            let weekday = calendar.component(.weekday, from: date)
+            return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][(weekday - 1) % 7]
+        }
+        let parts = calendar.dateComponents([.day, .month, .year], from: date)
+        return String(format: "%02d.%02d.%02d", parts.day ?? 0, parts.month ?? 0, (parts.year ?? 0) % 100)
+    }
+
+    /// `14:05`.
+    public static func clock(_ date: Date, calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+}
