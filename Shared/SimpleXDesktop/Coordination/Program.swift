@@ -20,9 +20,10 @@ public enum Program {
     /// Runs `path` to its end; status 127 when it cannot be started. With `capture` false its
     /// output goes to /dev/null: for a program that leaves a child running (`setsid --fork`),
     /// which would otherwise hold the pipes open.
-    public static func run(_ path: String, _ arguments: [String], environment: [String: String], capture: Bool = true)
-        -> Result
-    {
+    public static func run(
+        _ path: String, _ arguments: [String], environment: [String: String], capture: Bool = true,
+        input: [UInt8]? = nil
+    ) -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -41,9 +42,18 @@ public enum Program {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let inputPipe = input.map { _ in Pipe() }
+        process.standardInput = inputPipe ?? FileHandle.nullDevice
         do { try process.run() } catch {
             return Result(status: 127, output: "", errors: "cannot run \(path): \(error)")
+        }
+        if let inputPipe, let input {
+            // Given on standard input (the clipboard's text), then closed so the program ends.
+            let writer = inputPipe.fileHandleForWriting
+            DispatchQueue.global().async {
+                try? writer.write(contentsOf: Data(input))
+                try? writer.close()
+            }
         }
         // Read both while it runs: a full pipe would stop it.
         let (stdout, stderr) = (Locked(Data()), Locked(Data()))

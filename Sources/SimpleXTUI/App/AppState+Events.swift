@@ -1,0 +1,168 @@
+import Foundation
+import SimpleXChat
+
+extension AppState {
+    /// Events from the core and results of effects.
+    mutating func apply(_ event: AppEvent) -> [AppEffect] {
+        switch event {
+        case .chatList(let entries):
+            chatList.entries = entries
+            if chatList.selectedID == nil || !entries.contains(where: { $0.id == chatList.selectedID }) {
+                chatList.selectedID = chat?.id ?? entries.first?.id
+            }
+            if let chat, let contact = entries.first(where: { $0.id == chat.id })?.contact {
+                self.chat?.updateContact(contact)
+            }
+            return []
+        case .chatOpened(let contact, let items, let firstUnreadId, let focusId):
+            guard chat?.contact.contactId == contact.contactId else { return [] }
+            var opened = ChatViewState(contact: contact, items: items, firstUnreadId: firstUnreadId, hasNewer: focusId != nil && items.last?.itemId != chatList.entries.first { $0.id == "@\(contact.contactId)" }?.lastItem?.itemId)
+            opened.highlight = chat?.highlight
+            if let focusId {
+                opened.cursorItemId = focusId
+                focus = .messages
+            }
+            chat = opened
+            return markReadEffects()
+        case .olderPage(let contactId, let items, let requested):
+            guard chat?.contact.contactId == contactId else { return [] }
+            chat?.prependOlder(items, requested: requested)
+            return []
+        case .newerPage(let contactId, let items, let requested):
+            guard chat?.contact.contactId == contactId else { return [] }
+            chat?.appendNewer(items, requested: requested)
+            return []
+        case .ownItem(let contactId, let item):
+            if chat?.contact.contactId == contactId {
+                if chat?.items.contains(where: { $0.itemId == item.itemId }) == true {
+                    chat?.replace(item)
+                } else {
+                    chat?.append(item)
+                    chat?.scrollToBottom()
+                }
+            }
+            return [.loadChatList]
+        case .itemDeleted(let contactId, let itemId, let replacement):
+            if chat?.contact.contactId == contactId {
+                if let replacement { chat?.replace(replacement) } else { chat?.remove(itemId) }
+            }
+            return [.loadChatList]
+        case .core(let event):
+            return applyCore(event)
+        case .invitation(let link):
+            overlays.append(.link(title: "One-time invitation: send this link to your contact (c copies, Esc closes)", link: link))
+            return [.loadChatList]
+        case .address(let link):
+            overlays.append(.link(title: "Your SimpleX address: anyone with it can ask to connect (c copies)", link: link))
+            return []
+        case .searchResults(let contactId, let text, let items):
+            guard chat?.contact.contactId == contactId else { return [] }
+            if let newest = items.first {
+                status = ("\(items.count) found for “\(text)”: n / N next and previous", false)
+                chat?.cursorItemId = newest.itemId
+                focus = .messages
+                searchResults = items.map(\.itemId)
+                if chat?.items.contains(where: { $0.itemId == newest.itemId }) == false {
+                    return [.openChat(contactId: contactId, around: newest.itemId)]
+                }
+            } else {
+                status = ("nothing found for “\(text)”", true)
+            }
+            return []
+        case .info(let title, let lines):
+            overlays.append(.info(title: title, lines: lines, scroll: 0))
+            return []
+        case .profileCreated(let user):
+            self.user = user
+            overlays.removeAll { if case .prompt(let prompt) = $0 { prompt.kind == .displayName } else { false } }
+            status = ("Welcome, \(user.profile.displayName)! Ctrl+N makes an invitation link, Ctrl+O connects via one", false)
+            return [.loadChatList]
+        case .failed(let message):
+            status = (message, true)
+            if chat?.loading == true { chat?.loading = false }
+            return []
+        case .notice(let message):
+            status = (message, false)
+            return []
+        case .editorClosed(let text):
+            if let text { compose = ComposeState(text: text, mode: compose.mode) }
+            return []
+        case .key, .resize, .tick:
+            return []
+        }
+    }
+
+    /// The open chat is read when it is shown with focus.
+    private func markReadEffects() -> [AppEffect] {
+        guard let chat, let entry = openEntry, entry.unreadCount > 0 || entry.unreadChat, !isNarrow || narrowShowsChat else {
+            return []
+        }
+        return [.markRead(contactId: chat.contact.contactId)]
+    }
+
+    private mutating func applyCore(_ event: ChatEvent) -> [AppEffect] {
+        switch event {
+        case .newItem(let contact, let item):
+            if chat?.contact.contactId == contact.contactId {
+                chat?.append(item)
+                if item.direction == .received, terminalFocused, !isNarrow || narrowShowsChat {
+                    return [.loadChatList, .markRead(contactId: contact.contactId)]
+                }
+            }
+            return [.loadChatList]
+        case .itemUpdated(let contact, let item), .itemStatus(let contact, let item), .itemReaction(let contact, let item, _, _):
+            if chat?.contact.contactId == contact.contactId { chat?.replace(item) }
+            return [.loadChatList]
+        case .itemDeleted(let contact, let item):
+            if chat?.contact.contactId == contact.contactId {
+                if item.deleted { chat?.replace(item) } else { chat?.remove(item.itemId) }
+            }
+            return [.loadChatList]
+        case .itemsExpired(let contact, let items):
+            if chat?.contact.contactId == contact.contactId { items.forEach { chat?.remove($0.itemId) } }
+            return [.loadChatList]
+        case .contactConnected(let contact):
+            status = ("\(contact.viewName) is connected", false)
+            if chat?.contact.contactId == contact.contactId { chat?.updateContact(contact) }
+            return [.loadChatList]
+        case .contactUpdated(let contact, _), .contactSwitchedDevice(let contact):
+            if chat?.contact.contactId == contact.contactId { chat?.updateContact(contact) }
+            return [.loadChatList]
+        case .contactRequest(let request):
+            status = ("\(request.localDisplayName) wants to connect: it is first in the chat list", false)
+            return [.loadChatList]
+        case .integrityError(let contact, let description):
+            status = ("\(contact.viewName): \(description)", true)
+            return []
+        case .chatRead:
+            return [.loadChatList]
+        case .file(let fileEvent):
+            return applyFile(fileEvent)
+        case .error(let message):
+            status = (message, true)
+            return []
+        }
+    }
+
+    private mutating func applyFile(_ event: ChatFileEvent) -> [AppEffect] {
+        let file: ChatFile
+        switch event {
+        case .rcvAccepted(_, let f), .rcvStarted(_, let f), .rcvProgress(_, let f, _), .rcvComplete(_, let f),
+            .rcvError(_, let f, _), .rcvCancelledBySender(_, let f), .sndStarted(_, let f), .sndProgress(_, let f, _),
+            .sndComplete(_, let f), .sndError(_, let f, _), .sndCancelledByRecipient(_, let f):
+            file = f
+        }
+        if case .rcvError(_, _, let reason) = event { status = ("\(file.fileName): \(reason)", true) }
+        if case .sndError(_, _, let reason) = event { status = ("\(file.fileName): \(reason)", true) }
+        guard var chat, chat.contact.contactId == file.contactId, let itemId = file.itemId,
+            var item = chat.items.first(where: { $0.itemId == itemId })
+        else { return [] }
+        item.file = file
+        if case .rcvProgress(_, _, let percent) = event { fileProgress[file.fileId] = percent }
+        if case .sndProgress(_, _, let percent) = event { fileProgress[file.fileId] = percent }
+        if file.status.isFinal { fileProgress[file.fileId] = nil }
+        chat.replace(item)
+        self.chat = chat
+        return []
+    }
+}

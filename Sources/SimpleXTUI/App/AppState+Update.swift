@@ -1,0 +1,270 @@
+import Foundation
+import SimpleXChat
+
+extension AppState {
+    /// Applies `event`; returns what the edge must do. Pure: no I/O, the clock comes in events.
+    public mutating func update(_ event: AppEvent) -> [AppEffect] {
+        switch event {
+        case .key(let key):
+            if case .focus(let focused) = key {
+                terminalFocused = focused
+                return []
+            }
+            status = nil
+            return handleKey(key)
+        case .resize(let width, let height):
+            self.width = max(1, width)
+            self.height = max(1, height)
+            return []
+        case .tick(let date):
+            now = date
+            return []
+        default:
+            return apply(event)
+        }
+    }
+
+    // MARK: - Keys
+
+    mutating func handleKey(_ key: KeyInput) -> [AppEffect] {
+        if !overlays.isEmpty { return handleOverlayKey(key) }
+        // Keys that work everywhere.
+        switch key {
+        case .control("q"):
+            return quit()
+        case .control("c"):
+            if focus == .compose, !compose.text.isEmpty {
+                compose.clear()
+                return []
+            }
+            return quit()
+        case .control("z"):
+            return [.suspend]
+        case .control("k"):
+            overlays.append(.quickSwitcher(QuickSwitcher(entries: chatList.entries)))
+            return []
+        case .control("n"):
+            return [.createInvitation]
+        case .control("o"):
+            overlays.append(.prompt(TextPrompt(kind: .connectLink, title: "Connect via link", hint: "paste a SimpleX invitation or address link, Enter to connect")))
+            return []
+        case .key(.function(1), _):
+            overlays.append(.help)
+            return []
+        case .alt(let digit) where digit.isNumber && digit != "0":
+            chatList.select(index: Int(String(digit))! - 1)
+            return openSelected()
+        case .alt("u"):
+            chatList.unreadOnly.toggle()
+            return []
+        case .alt("a"):
+            return [.showAddress]
+        case .key(.tab, let modifiers):
+            return cycleFocus(backwards: modifiers.contains(.shift))
+        default:
+            break
+        }
+        switch focus {
+        case .list: return handleListKey(key)
+        case .compose: return handleComposeKey(key)
+        case .messages: return handleMessagesKey(key)
+        }
+    }
+
+    private mutating func quit() -> [AppEffect] {
+        running = false
+        return saveDraftEffects() + [.quit]
+    }
+
+    private mutating func cycleFocus(backwards: Bool) -> [AppEffect] {
+        guard chat != nil else {
+            focus = .list
+            return []
+        }
+        switch focus {
+        case .list:
+            focus = .compose
+            narrowShowsChat = true
+        case .compose, .messages:
+            chat?.cursorItemId = nil
+            focus = .list
+            narrowShowsChat = false
+        }
+        return []
+    }
+
+    // MARK: - Chat list
+
+    mutating func handleListKey(_ key: KeyInput) -> [AppEffect] {
+        switch key {
+        case .key(.up, _): chatList.move(-1)
+        case .key(.down, _): chatList.move(1)
+        case .key(.pageUp, _): chatList.move(-8)
+        case .key(.pageDown, _): chatList.move(8)
+        case .key(.home, _): chatList.move(-chatList.entries.count)
+        case .key(.end, _): chatList.move(chatList.entries.count)
+        case .key(.enter, _): return openSelected()
+        case .key(.right, _) where chat != nil:
+            focus = .compose
+            narrowShowsChat = true
+        case .key(.backspace, _):
+            if !chatList.filter.isEmpty { chatList.filter.removeLast() }
+        case .key(.escape, _):
+            chatList.filter = ""
+        case .character("?") where chatList.filter.isEmpty:
+            overlays.append(.help)
+        case .character(let character):
+            chatList.filter.append(character)
+            chatList.selectedID = chatList.visible.first?.id
+        case .paste(let text):
+            chatList.filter += text.filter { !$0.isNewline }
+        case .wheel(let up): chatList.move(up ? -1 : 1)
+        default: break
+        }
+        return []
+    }
+
+    /// Opens the selected entry: a chat, or for a request its accept dialog.
+    mutating func openSelected() -> [AppEffect] {
+        guard let entry = chatList.selected else { return [] }
+        switch entry.kind {
+        case .contact(let contact):
+            chatList.filter = ""
+            chatList.selectedID = entry.id
+            return open(contact: contact, around: nil)
+        case .request(let request):
+            overlays.append(.request(RequestDialog(request: request)))
+            return []
+        case .pending:
+            status = ("waiting for the other side to use your link; Ctrl+N makes a new one", false)
+            return []
+        }
+    }
+
+    /// Opens `contact`'s chat (keeping the draft of the one left), at its first unread item or
+    /// `around` an item (a search result, a notification).
+    mutating func open(contact: ChatContact, around: Int64?) -> [AppEffect] {
+        var effects = saveDraftEffects()
+        if let current = chat, current.contact.contactId == contact.contactId, around == nil {
+            focus = .compose
+            narrowShowsChat = true
+            return effects
+        }
+        let id = "@\(contact.contactId)"
+        compose = ComposeState(text: saveDrafts ? drafts[id] ?? "" : "")
+        chat = ChatViewState(contact: contact, items: [])
+        chat?.loading = true
+        focus = .compose
+        narrowShowsChat = true
+        effects.append(.openChat(contactId: contact.contactId, around: around))
+        return effects
+    }
+
+    private mutating func saveDraftEffects() -> [AppEffect] {
+        guard let chat, saveDrafts else { return [] }
+        let text = compose.string
+        let previous = drafts[chat.id]
+        drafts[chat.id] = text.isEmpty ? nil : text
+        return previous == drafts[chat.id] ? [] : [.saveDraft(chatId: chat.id, text: drafts[chat.id])]
+    }
+
+    // MARK: - Compose
+
+    mutating func handleComposeKey(_ key: KeyInput) -> [AppEffect] {
+        guard var chat else {
+            focus = .list
+            return []
+        }
+        defer { self.chat = chat }
+        switch key {
+        case .key(.enter, let modifiers) where modifiers.contains(.shift) || modifiers.contains(.alt):
+            compose.newline()
+        case .alt("\r"), .alt("\n"), .control("j"):
+            compose.newline()
+        case .key(.enter, _):
+            return send(in: &chat)
+        case .paste(let text):
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let path = Self.pastedFilePath(trimmed) {
+                overlays.append(.prompt(TextPrompt(kind: .attachFile, title: "Attach this file?", hint: "Enter sends it, Esc cancels", text: path)))
+            } else {
+                compose.insert(text)
+            }
+        case .character(let character): compose.insert(String(character))
+        case .key(.backspace, _): compose.backspace()
+        case .key(.delete, _): compose.deleteForward()
+        case .control("w"): compose.deleteWordBackward()
+        case .control("u"): compose.deleteToLineStart()
+        case .key(.left, let modifiers): modifiers.contains(.control) ? compose.moveWordLeft() : compose.moveLeft()
+        case .key(.right, let modifiers): modifiers.contains(.control) ? compose.moveWordRight() : compose.moveRight()
+        case .alt("b"): compose.moveWordLeft()
+        case .alt("f"): compose.moveWordRight()
+        case .key(.home, _), .control("a"): compose.moveLineStart()
+        case .key(.end, _), .control("e"): compose.moveLineEnd()
+        case .key(.up, _):
+            if !compose.moveUp(), compose.text.isEmpty || compose.mode != .new {
+                focus = .messages
+                chat.moveCursor(-1)
+            }
+        case .key(.down, _): _ = compose.moveDown()
+        case .key(.pageUp, _): chat.scrollBy(max(1, height / 2))
+        case .key(.pageDown, _): chat.scrollBy(-max(1, height / 2))
+        case .wheel(let up): chat.scrollBy(up ? 3 : -3)
+        case .key(.escape, _):
+            if compose.mode != .new {
+                if case .edit = compose.mode { compose.clear() } else { compose.mode = .new }
+            } else if isNarrow {
+                narrowShowsChat = false
+                focus = .list
+            } else {
+                focus = .list
+            }
+        case .control("x"):
+            return [.openEditor(compose.string)]
+        case .control("t"):
+            overlays.append(.prompt(TextPrompt(kind: .attachFile, title: "Attach a file", hint: "a path (Tab completes), Enter sends, Esc cancels")))
+        case .control("f"):
+            overlays.append(.prompt(TextPrompt(kind: .search, title: "Search in \(chat.contact.viewName)", hint: "Enter finds, Esc closes")))
+        default: break
+        }
+        return []
+    }
+
+    private mutating func send(in chat: inout ChatViewState) -> [AppEffect] {
+        guard !compose.isEmpty else { return [] }
+        guard compose.remaining >= 0 else {
+            status = ("the message is \(-compose.remaining) bytes over the limit", true)
+            return []
+        }
+        let text = compose.string
+        let contactId = chat.contact.contactId
+        let effect: AppEffect
+        switch compose.mode {
+        case .new: effect = .send(contactId: contactId, text: text, quoting: nil)
+        case .reply(let item): effect = .send(contactId: contactId, text: text, quoting: item)
+        case .edit(let item): effect = .edit(contactId: contactId, item: item, text: text)
+        }
+        compose.clear()
+        chat.scrollToBottom()
+        var effects = [effect]
+        if saveDrafts, drafts.removeValue(forKey: chat.id) != nil { effects.append(.saveDraft(chatId: chat.id, text: nil)) }
+        return effects
+    }
+
+    /// A pasted (or dropped) absolute path or `file://` URI of an existing file.
+    static func pastedFilePath(_ text: String) -> String? {
+        guard !text.contains("\n") else { return nil }
+        var path = text
+        if path.hasPrefix("file://") {
+            path = String(path.dropFirst("file://".count))
+            if !path.hasPrefix("/") { path = String(path.drop { $0 != "/" }) }
+            path = path.removingPercentEncoding ?? path
+        } else if path.count >= 2, path.first == "'", path.last == "'" {
+            path = String(path.dropFirst().dropLast())
+        }
+        guard path.hasPrefix("/") else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+        return path
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import SimpleXChat
+
+/// What happens to the app: keys, the terminal's size, the core's events, and the results of
+/// the effects it asked for.
+public enum AppEvent: Sendable {
+    case key(KeyInput)
+    case resize(width: Int, height: Int)
+    case core(ChatEvent)
+    case chatList([ChatListEntry])
+    case chatOpened(ChatContact, [ChatItem], firstUnreadId: Int64?, focusId: Int64?)
+    case olderPage(contactId: Int64, [ChatItem], requested: Int)
+    case newerPage(contactId: Int64, [ChatItem], requested: Int)
+    /// An item the user sent or changed here (sent, edited, reacted, file offered).
+    case ownItem(contactId: Int64, ChatItem)
+    case itemDeleted(contactId: Int64, itemId: Int64, replacement: ChatItem?)
+    case invitation(String)
+    case address(String)
+    case searchResults(contactId: Int64, text: String, [ChatItem])
+    case info(title: String, lines: [String])
+    case profileCreated(ChatUser)
+    case failed(String)
+    case notice(String)
+    /// `$EDITOR` closed with the text (nil: it failed or the user quit without saving).
+    case editorClosed(String?)
+    case tick(Date)
+}
+
+/// What the app asks the edge to do (the core, files, the clipboard, the terminal).
+public enum AppEffect: Equatable, Sendable {
+    case loadChatList
+    case openChat(contactId: Int64, around: Int64?)
+    case loadOlder(contactId: Int64, before: Int64, count: Int)
+    case loadNewer(contactId: Int64, after: Int64, count: Int)
+    case send(contactId: Int64, text: String, quoting: ChatItem?)
+    case edit(contactId: Int64, item: ChatItem, text: String)
+    case sendFile(contactId: Int64, path: String)
+    case delete(contactId: Int64, items: [ChatItem], forEveryone: Bool)
+    case react(contactId: Int64, item: ChatItem, emoji: MsgReactionEmoji, add: Bool)
+    case forward(items: [ChatItem], toContactId: Int64)
+    case markRead(contactId: Int64)
+    case acceptRequest(ChatContactRequest, incognito: Bool)
+    case rejectRequest(ChatContactRequest)
+    case createInvitation
+    case showAddress
+    case connect(link: String)
+    case createProfile(displayName: String)
+    case itemInfo(contactId: Int64, item: ChatItem)
+    case search(contactId: Int64, text: String)
+    case receiveFile(fileId: Int64)
+    /// Copies a file into the XDG download directory.
+    case saveToDownloads(path: String, name: String)
+    case copy(String)
+    case openLink(String)
+    case openEditor(String)
+    case saveDraft(chatId: String, text: String?)
+    case suspend
+    case quit
+}
+
+/// Which part of the screen takes the keys.
+public enum Focus: Equatable, Sendable {
+    case list
+    case compose
+    /// The item cursor in the open chat (context actions).
+    case messages
+}
+
+/// A screen drawn over the main one.
+public enum Overlay: Sendable {
+    case help
+    case quickSwitcher(QuickSwitcher)
+    case menu(ItemMenu)
+    case reactions(ReactionPicker)
+    case info(title: String, lines: [String], scroll: Int)
+    case link(title: String, link: String)
+    case prompt(TextPrompt)
+    case forwardTo(items: [ChatItem], ChatListView)
+    case request(RequestDialog)
+    /// A question answered with y / n; yes runs the effects.
+    case confirm(question: String, effects: [AppEffect])
+}
+
+/// A contact request: accept, accept incognito (a random profile), or reject.
+public struct RequestDialog: Sendable {
+    public enum Choice: CaseIterable, Sendable { case accept, acceptIncognito, reject }
+    public let request: ChatContactRequest
+    public var selected = 0
+    public init(request: ChatContactRequest) { self.request = request }
+
+    public func lines(width: Int) -> [StyledLine] {
+        var lines = [StyledLine(" \(request.localDisplayName) wants to connect with you", Style(attributes: .bold)).truncated(to: width)]
+        if !request.profile.fullName.isEmpty { lines.append(StyledLine("  " + request.profile.fullName).truncated(to: width)) }
+        for (index, (key, title)) in [("a", "Accept"), ("i", "Accept incognito"), ("x", "Reject")].enumerated() {
+            let style = index == selected ? Style(attributes: .reverse) : Style.plain
+            lines.append(StyledLine(" \(key)  \(title)", style).truncated(to: width).padded(to: width, style))
+        }
+        lines.append(StyledLine(" Esc decides later", Style(foreground: .brightBlack)))
+        return lines
+    }
+}
+
+/// The whole state of the full-screen client; `update` is the only way it changes.
+public struct AppState: Sendable {
+    public var width: Int
+    public var height: Int
+    public var user: ChatUser?
+    public var chatList = ChatListView()
+    public var chat: ChatViewState?
+    public var compose = ComposeState()
+    public var focus: Focus = .list
+    public var overlays: [Overlay] = []
+    /// Below 80 columns one pane is shown at a time: the chat when true, else the list.
+    public var narrowShowsChat = false
+    /// One line of feedback (an error, a note), cleared by the next key.
+    public var status: (text: String, isError: Bool)?
+    /// Drafts by chat id (privacySaveLastDraft).
+    public var drafts: [String: String] = [:]
+    public var saveDrafts = true
+    public var showPreviews = true
+    public var now: Date
+    /// The terminal has focus (focus reporting); notifications are shown while it has not.
+    public var terminalFocused = true
+    public var running = true
+    /// Percent done of the file transfers in progress, by file id.
+    public var fileProgress: [Int64: Int] = [:]
+    /// The open chat's search results (newest first) and the one shown.
+    public var searchResults: [Int64] = []
+
+    public init(width: Int, height: Int, now: Date, user: ChatUser?) {
+        self.width = width
+        self.height = height
+        self.now = now
+        self.user = user
+        if user == nil {
+            overlays = [.prompt(TextPrompt(kind: .displayName, title: "Your display name", hint: "shown to your contacts; Enter to create your profile"))]
+        }
+    }
+
+    public var isNarrow: Bool { width < 80 }
+
+    /// The chat list entry of the open chat.
+    var openEntry: ChatListEntry? { chat.flatMap { chat in chatList.entries.first { $0.id == chat.id } } }
+}
+
+/// A one-line text field in a dialog (display name, a link to connect to, a file to attach).
+public struct TextPrompt: Sendable {
+    public enum Kind: Equatable, Sendable {
+        case displayName
+        case connectLink
+        case attachFile
+        case search
+    }
+    public var kind: Kind
+    public var title: String
+    public var hint: String
+    public var field = ComposeState()
+    public var error: String?
+    public init(kind: Kind, title: String, hint: String, text: String = "") {
+        self.kind = kind
+        self.title = title
+        self.hint = hint
+        field = ComposeState(text: text)
+    }
+}
