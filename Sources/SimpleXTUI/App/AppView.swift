@@ -24,7 +24,7 @@ public struct AppView: Sendable {
     /// Width of the chat list beside the chat.
     static func listWidth(_ width: Int) -> Int { min(36, max(24, width / 4)) }
 
-    public func draw(_ state: inout AppState) -> Screen {
+    public func draw(_ state: inout AppModel) -> Screen {
         let width = max(1, state.width)
         let height = max(1, state.height)
         let bodyHeight = max(1, height - 1)
@@ -69,7 +69,7 @@ public struct AppView: Sendable {
 
     // MARK: - The chat pane
 
-    private func drawChat(_ state: inout AppState, width: Int, height: Int, column: Int) -> Screen {
+    private func drawChat(_ state: inout AppModel, width: Int, height: Int, column: Int) -> Screen {
         guard var chat = state.chat else { return Screen(lines: [], cursor: nil) }
         var header = StyledLine()
         header.append(" " + chat.contact.viewName, Style(attributes: .bold))
@@ -109,7 +109,7 @@ public struct AppView: Sendable {
         return screen
     }
 
-    private func welcome(width: Int, height: Int, state: AppState) -> [StyledLine] {
+    private func welcome(width: Int, height: Int, state: AppModel) -> [StyledLine] {
         var lines = Array(repeating: StyledLine(), count: max(0, height / 3))
         let name = state.user?.profile.displayName ?? ""
         lines.append(StyledLine("  SimpleX Chat" + (name.isEmpty ? "" : " · \(name)"), Style(attributes: .bold)))
@@ -129,7 +129,7 @@ public struct AppView: Sendable {
 
     // MARK: - The bottom line
 
-    private func bottomLine(_ state: AppState, width: Int) -> StyledLine {
+    private func bottomLine(_ state: AppModel, width: Int) -> StyledLine {
         if let status = state.status {
             return StyledLine(" " + status.text, Style(foreground: status.isError ? theme.error : theme.accent)).truncated(to: width)
         }
@@ -149,7 +149,7 @@ public struct AppView: Sendable {
 
     // MARK: - Overlays
 
-    private func drawOverlay(_ overlay: Overlay, on screen: inout Screen, width: Int, height: Int, state: AppState) {
+    private func drawOverlay(_ overlay: Overlay, on screen: inout Screen, width: Int, height: Int, state: AppModel) {
         let boxWidth = max(10, min(width - 2, 76))
         let inner = boxWidth - 2
         var content: [StyledLine]

@@ -1,7 +1,7 @@
 import Foundation
 import SimpleXChat
 
-extension AppState {
+extension AppModel {
     /// Keys on the item cursor: move, and the context actions (seed 000 §7–§8).
     mutating func handleMessagesKey(_ key: KeyInput) -> [AppEffect] {
         guard var chat else {

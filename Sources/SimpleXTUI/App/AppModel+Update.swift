@@ -1,7 +1,7 @@
 import Foundation
 import SimpleXChat
 
-extension AppState {
+extension AppModel {
     /// Applies `event`; returns what the edge must do. Pure: no I/O, the clock comes in events.
     public mutating func update(_ event: AppEvent) -> [AppEffect] {
         switch event {

@@ -1,7 +1,7 @@
 import Foundation
 import SimpleXChat
 
-extension AppState {
+extension AppModel {
     /// Events from the core and results of effects.
     mutating func apply(_ event: AppEvent) -> [AppEffect] {
         switch event {

@@ -1,7 +1,7 @@
 import Foundation
 import SimpleXChat
 
-extension AppState {
+extension AppModel {
     /// Keys go to the top overlay; Esc closes it.
     mutating func handleOverlayKey(_ key: KeyInput) -> [AppEffect] {
         guard let top = overlays.popLast() else { return [] }

@@ -101,7 +101,7 @@ public struct RequestDialog: Sendable {
 }
 
 /// The whole state of the full-screen client; `update` is the only way it changes.
-public struct AppState: Sendable {
+public struct AppModel: Sendable {
     public var width: Int
     public var height: Int
     public var user: ChatUser?

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@testable import SimpleXChat
+@testable import SimpleXTUI
+
+/// The app model driven by keys and events, as a user types: what is sent, shown and asked.
+@Suite struct AppModelTests {
+    /// Opens alice's chat with `items` loaded.
+    func openAlice(_ app: inout AppModel, items: [ChatItem] = []) {
+        let effects = app.update(.key(.key(.enter)))
+        #expect(effects.contains(.openChat(contactId: 1, around: nil)))
+        _ = app.update(.chatOpened(Fixture.contact(1, "alice"), items, firstUnreadId: nil, focusId: nil))
+    }
+
+    func type(_ app: inout AppModel, _ text: String) {
+        for character in text { _ = app.update(.key(.character(character))) }
+    }
+
+    @Test func enterSendsAndAltEnterOrShiftEnterStartsANewLine() {
+        var app = Fixture.app()
+        openAlice(&app)
+        #expect(app.focus == .compose)
+        type(&app, "hello")
+        _ = app.update(.key(.key(.enter, .alt)))
+        type(&app, "there")
+        _ = app.update(.key(.key(.enter, .shift)))
+        type(&app, "!")
+        let effects = app.update(.key(.key(.enter)))
+        #expect(effects == [.send(contactId: 1, text: "hello\nthere\n!", quoting: nil)])
+        #expect(app.compose.string.isEmpty)
+        // An empty field sends nothing.
+        #expect(app.update(.key(.key(.enter))).isEmpty)
+    }
+
+    @Test func aPastedNewlineNeverSends() {
+        var app = Fixture.app()
+        openAlice(&app)
+        let effects = app.update(.key(.paste("line one\nline two\n")))
+        #expect(effects.isEmpty)
+        #expect(app.compose.string == "line one\nline two\n")
+    }
+
+    @Test func aPastedFilePathOffersToAttachIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tui-paste-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("my notes.txt")
+        try Data("x".utf8).write(to: file)
+        var app = Fixture.app()
+        openAlice(&app)
+        _ = app.update(.key(.paste(file.absoluteString)))  // file:///…/my%20notes.txt
+        guard case .prompt(let prompt) = app.overlays.last else {
+            Issue.record("no attach prompt")
+            return
+        }
+        #expect(prompt.kind == .attachFile)
+        #expect(prompt.field.string == file.path)
+        #expect(app.update(.key(.key(.enter))) == [.sendFile(contactId: 1, path: file.path)])
+        // A path that does not exist is pasted as text.
+        _ = app.update(.key(.paste("/no/such/file")))
+        #expect(app.compose.string == "/no/such/file")
+    }
+
+    @Test func upFromAnEmptyFieldMovesTheCursorOntoTheNewestMessageAndKeysRunItsActions() {
+        var app = Fixture.app()
+        openAlice(&app, items: [Fixture.item(1, "first"), Fixture.item(2, "mine", sent: true)])
+        _ = app.update(.key(.key(.up)))
+        #expect(app.focus == .messages)
+        #expect(app.chat?.cursorItemId == 2)
+        // e edits the user's own message: its text in the field, Enter sends the edit.
+        _ = app.update(.key(.character("e")))
+        #expect(app.compose.string == "mine")
+        type(&app, "!")
+        let item = Fixture.item(2, "mine", sent: true)
+        #expect(app.update(.key(.key(.enter))) == [.edit(contactId: 1, item: item, text: "mine!")])
+        // r on a received one replies to it; Esc drops the reply.
+        _ = app.update(.key(.key(.up)))
+        _ = app.update(.key(.key(.up)))
+        #expect(app.chat?.cursorItemId == 1)
+        _ = app.update(.key(.character("r")))
+        #expect(app.compose.mode == .reply(Fixture.item(1, "first")))
+        _ = app.update(.key(.key(.escape)))
+        #expect(app.compose.mode == .new)
+    }
+
+    @Test func theMenuListsOnlyWhatAppliesAndDeletingAsksFirst() {
+        var app = Fixture.app()
+        openAlice(&app, items: [Fixture.item(1, "theirs")])
+        _ = app.update(.key(.key(.up)))
+        _ = app.update(.key(.key(.enter)))
+        guard case .menu(let menu) = app.overlays.last else {
+            Issue.record("no menu")
+            return
+        }
+        #expect(!menu.actions.contains(.edit))  // not the user's message
+        #expect(!menu.actions.contains(.deleteForEveryone))
+        #expect(menu.actions.contains(.reply) && menu.actions.contains(.copy))
+        #expect(app.update(.key(.character("d"))).isEmpty)
+        guard case .confirm = app.overlays.last else {
+            Issue.record("delete did not ask")
+            return
+        }
+        #expect(app.update(.key(.character("y"))) == [.delete(contactId: 1, items: [Fixture.item(1, "theirs")], forEveryone: false)])
+        #expect(app.overlays.isEmpty)
+    }
+
+    @Test func reactionsToggleTheUsersOwn() {
+        var app = Fixture.app()
+        var liked = Fixture.item(1, "nice")
+        liked.reactions = [ChatItemReaction(emoji: "👍", byUser: true)]
+        openAlice(&app, items: [liked])
+        _ = app.update(.key(.key(.up)))
+        _ = app.update(.key(.character("+")))
+        #expect(app.update(.key(.character("1"))) == [.react(contactId: 1, item: liked, emoji: .thumbsUp, add: false)])
+        _ = app.update(.key(.character("+")))
+        #expect(app.update(.key(.character("6"))) == [.react(contactId: 1, item: liked, emoji: .heart, add: true)])
+    }
+
+    @Test func draftsStayWithTheirChat() {
+        var app = Fixture.app()
+        openAlice(&app)
+        type(&app, "half written")
+        _ = app.update(.key(.key(.tab)))  // to the list
+        _ = app.update(.key(.key(.down)))
+        let effects = app.update(.key(.key(.enter)))  // bob
+        #expect(effects.contains(.saveDraft(chatId: "@1", text: "half written")))
+        #expect(app.compose.string.isEmpty)
+        _ = app.update(.chatOpened(Fixture.contact(2, "bob"), [], firstUnreadId: nil, focusId: nil))
+        _ = app.update(.key(.alt("1")))
+        #expect(app.compose.string == "half written")
+    }
+
+    @Test func firstRunAsksForAOneWordName() {
+        var app = AppModel(width: 80, height: 24, now: Fixture.now, user: nil)
+        guard case .prompt(let prompt) = app.overlays.last, prompt.kind == .displayName else {
+            Issue.record("no name prompt")
+            return
+        }
+        // Esc cannot skip it; a name with a space is refused with the reason.
+        _ = app.update(.key(.key(.escape)))
+        for character in "my name" { _ = app.update(.key(.character(character))) }
+        #expect(app.update(.key(.key(.enter))).isEmpty)
+        guard case .prompt(let refused) = app.overlays.last else {
+            Issue.record("the prompt went away")
+            return
+        }
+        #expect(refused.error == "a display name is one word, without spaces")
+        _ = app.update(.key(.control("u")))
+        for character in "alice" { _ = app.update(.key(.character(character))) }
+        #expect(app.update(.key(.key(.enter))) == [.createProfile(displayName: "alice")])
+    }
+
+    @Test func typingInTheListFiltersAndCtrlKJumpsByAFuzzyName() {
+        var app = Fixture.app([Fixture.contact(1, "alice"), Fixture.contact(2, "bob"), Fixture.contact(3, "albert")])
+        type(&app, "al")
+        #expect(app.chatList.visible.map(\.name) == ["alice", "albert"])
+        _ = app.update(.key(.key(.escape)))
+        #expect(app.chatList.visible.count == 3)
+        _ = app.update(.key(.control("k")))
+        type(&app, "abt")
+        let effects = app.update(.key(.key(.enter)))
+        #expect(effects.contains(.openChat(contactId: 3, around: nil)))
+    }
+
+    @Test func messagesArrivingWhileScrolledUpAreCountedNotJumpedTo() {
+        var app = Fixture.app()
+        openAlice(&app, items: (1...50).map { Fixture.item($0, "m\($0)") })
+        _ = app.update(.key(.key(.pageUp)))
+        #expect(app.chat?.scroll ?? 0 > 0)
+        _ = app.update(.core(.newItem(Fixture.contact(1, "alice"), Fixture.item(51, "new one"))))
+        #expect(app.chat?.newBelow == 1)
+        let screen = AppView(layout: Fixture.layout).draw(&app)
+        #expect(screen.lines.contains { $0.text.contains("↓ 1 new") })
+        #expect(!screen.lines.contains { $0.text.contains("new one") })
+    }
+
+    @Test func aReceivedMessageInTheOpenChatIsMarkedRead() {
+        var app = Fixture.app()
+        openAlice(&app)
+        let effects = app.update(.core(.newItem(Fixture.contact(1, "alice"), Fixture.item(1, "hi"))))
+        #expect(effects.contains(.markRead(contactId: 1)))
+        // Not while the terminal has lost focus: the user has not seen it.
+        _ = app.update(.key(.focus(false)))
+        let unfocused = app.update(.core(.newItem(Fixture.contact(1, "alice"), Fixture.item(2, "again"))))
+        #expect(!unfocused.contains(.markRead(contactId: 1)))
+    }
+}
