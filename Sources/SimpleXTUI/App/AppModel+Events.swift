@@ -7,6 +7,10 @@ extension AppModel {
         switch event {
         case .chatList(let entries):
             chatList.entries = entries
+            if let ref = pendingOpen, entries.contains(where: { $0.id == ref }) {
+                pendingOpen = nil
+                return apply(.openRequested(ref)) + apply(.chatList(entries))
+            }
             if chatList.selectedID == nil || !entries.contains(where: { $0.id == chatList.selectedID }) {
                 chatList.selectedID = chat?.id ?? entries.first?.id
             }
@@ -86,6 +90,18 @@ extension AppModel {
             return []
         case .editorClosed(let text):
             if let text { compose = ComposeState(text: text, mode: compose.mode) }
+            return []
+        case .openRequested(let ref):
+            guard let entry = chatList.entries.first(where: { $0.id == ref }), let contact = entry.contact else {
+                pendingOpen = ref
+                return []
+            }
+            overlays.removeAll { if case .prompt(let prompt) = $0 { prompt.kind != .displayName } else { true } }
+            chatList.selectedID = entry.id
+            return open(contact: contact, around: nil)
+        case .connectRequested(let link):
+            overlays.append(
+                .prompt(TextPrompt(kind: .connectLink, title: "Connect via link", hint: "Enter connects, Esc cancels", text: link)))
             return []
         case .key, .resize, .tick:
             return []

@@ -24,6 +24,10 @@ public enum AppEvent: Sendable {
     /// `$EDITOR` closed with the text (nil: it failed or the user quit without saving).
     case editorClosed(String?)
     case tick(Date)
+    /// Open a chat by reference (`@12`): `--open`, a notification click (`OpenChat`).
+    case openRequested(String)
+    /// A `simplex:` link given at start: the connect dialog, filled in.
+    case connectRequested(String)
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).
@@ -126,6 +130,8 @@ public struct AppModel: Sendable {
     public var fileProgress: [Int64: Int] = [:]
     /// The open chat's search results (newest first) and the one shown.
     public var searchResults: [Int64] = []
+    /// A chat asked to open before the chat list had it (at start).
+    var pendingOpen: String?
 
     public init(width: Int, height: Int, now: Date, user: ChatUser?) {
         self.width = width
