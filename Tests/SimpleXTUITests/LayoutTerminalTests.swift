@@ -15,7 +15,7 @@ func centre(_ text: String, _ width: Int) -> String {
     String(repeating: " ", count: (width - TextWidth.width(text)) / 2) + text
 }
 
-/// Terminal rows (seed 000 §9, LAYOUT.md): names, gaps and times in cells.
+/// Terminal rows (seed 000 §9, docs/tui-chat-layout.md): names, gaps and times in cells.
 @Suite struct LayoutTerminalTests {
     let alice = Fixture.alice
     let me = Fixture.me
@@ -147,5 +147,19 @@ func centre(_ text: String, _ width: Int) -> String {
             state: ItemRenderState(selecting: true, isSelected: true), now: Fixture.now)
         #expect(selected.map { Fixture.trimmed($0.text) }.dropFirst().first == " ● alice")
         #expect(selected.dropFirst().allSatisfy { $0.width == 40 && $0.spans.allSatisfy { $0.style.background == Theme.terminal.selectedBackground } })
+    }
+
+    @Test func aQuoteBelowAReportHeaderHasABlankLineAbove() {
+        var report = Fixture.item(.report(.init("see above"), reason: .content))
+        report.quote = .init(senderName: nil, text: "bad words")
+        #expect(!ChatViewLayout.terminalItemStartsWithCard(report))
+        #expect(Fixture.body(report) == [
+            " alice", " ⚑ Inappropriate content", "", " ▌ bad words", "", row("see above", "12:00", width: 40),
+        ])
+    }
+
+    @Test func textEndingWithEmptyLinesPutsTheTimeOnItsOwnLine() {
+        let item = Fixture.text("one\n\ntwo\n\n")
+        #expect(Fixture.body(item) == [" alice", " one", "", " two", "", row("", "12:00", width: 40)])
     }
 }

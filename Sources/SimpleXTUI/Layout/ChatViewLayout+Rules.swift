@@ -1,7 +1,7 @@
 import Foundation
 import SimpleXChat
 
-/// Seed 000 §9's row rules, each a gap of 0 or 1 blank line (LAYOUT.md: a gap of at least a third
+/// Seed 000 §9's row rules, each a gap of 0 or 1 blank line (docs/tui-chat-layout.md: a gap of at least a third
 /// of a line, `terminalParagraphGap`, is one blank line; a smaller one is none).
 extension ChatViewLayout {
     /// terminalNameRepeatInterval: after this pause the sender name is shown again.

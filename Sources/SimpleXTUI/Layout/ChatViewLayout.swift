@@ -2,7 +2,9 @@ import Foundation
 import SimpleXChat
 
 /// The lines of one chat item and of what goes above it, at a width: pure, so the app lays out
-/// only the visible window of a long chat. Every cell mapping of seed 000 §9 is in LAYOUT.md.
+/// only the visible window of a long chat. Every cell mapping of seed 000 §9 is in
+/// docs/tui-chat-layout.md (the gap rule: a gap of a third of a line or more is one
+/// blank line, a smaller one none; `chatItemTextPadding` is one cell).
 public enum ChatViewLayout {
     /// The lines of `item` below `older` (the item just before it; nil for the oldest): the date
     /// separator when the day changes, the row gap, the "new messages" line, then the item. No
