@@ -11,7 +11,8 @@ import Testing
 
     @Test func receivedBubblesStartAtTheLeftWithTheTimeInside() throws {
         let lines = ChatViewLayout.lines(
-            for: Fixture.text("hello"), older: nil, width: 40, settings: filled, state: .plain, now: Fixture.now)
+            for: Fixture.text("hello"), older: nil, width: 40, settings: filled, state: .plain,
+            now: Fixture.now)
         #expect(lines.map(\.text) == [centre("Today", 40), "  hello 12:00 "])
         let bubble = try #require(lines.last)
         #expect(bubble.spans.dropFirst().allSatisfy { $0.style.background == Theme.dark.receivedBubble })
@@ -24,13 +25,16 @@ import Testing
     }
 
     @Test func bubblesAreAtMostThreeQuartersOfTheRow() {
-        let long = Fixture.text("the quick brown fox jumps over the lazy dog again and again", from: Fixture.me)
+        let long = Fixture.text(
+            "the quick brown fox jumps over the lazy dog again and again", from: Fixture.me)
         let lines = Fixture.body(long, width: 60, settings: filled)
-        let widest = lines.map { TextWidth.width(Fixture.trimmed($0).drop { $0 == " " }.description) }.max() ?? 0
+        let widest =
+            lines.map { TextWidth.width(Fixture.trimmed($0).drop { $0 == " " }.description) }.max() ?? 0
         #expect(widest <= ChatViewLayout.bubbleMaxWidth(58))
-        #expect(lines.map { Fixture.trimmed($0).trimmingCharacters(in: .whitespaces) } == [
-            "the quick brown fox jumps over the lazy", "dog again and again            ✓✓ 12:00",  // the time at the bubble's end
-        ])
+        #expect(
+            lines.map { Fixture.trimmed($0).trimmingCharacters(in: .whitespaces) } == [
+                "the quick brown fox jumps over the lazy", "dog again and again            ✓✓ 12:00",  // the time at the bubble's end
+            ])
     }
 
     @Test func terminalThemeBubblesAreBoxes() {
@@ -49,7 +53,10 @@ import Testing
 
     @Test func aLargeGapBetweenBubblesIsABlankLine() {
         let older = Fixture.text("one")
-        #expect(Fixture.read(Fixture.text("two", at: 0.5), older: older, settings: filled) == ["  two 12:00 "])
-        #expect(Fixture.read(Fixture.text("two", from: Fixture.me, at: 0.5), older: older, settings: filled).first == "")
+        #expect(
+            Fixture.read(Fixture.text("two", at: 0.5), older: older, settings: filled) == ["  two 12:00 "])
+        #expect(
+            Fixture.read(Fixture.text("two", from: Fixture.me, at: 0.5), older: older, settings: filled).first
+                == "")
     }
 }

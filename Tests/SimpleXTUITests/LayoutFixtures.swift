@@ -36,7 +36,9 @@ enum Fixture {
         _ item: ChatViewItem, older: ChatViewItem? = nil, width: Int = 40,
         settings: ChatViewSettings = settings(), state: ItemRenderState = .plain
     ) -> [String] {
-        ChatViewLayout.lines(for: item, older: older, width: width, settings: settings, state: state, now: now).map(\.text)
+        ChatViewLayout.lines(
+            for: item, older: older, width: width, settings: settings, state: state, now: now
+        ).map(\.text)
     }
 
     /// The item's own lines, without the date separator and what else goes above it.
@@ -45,8 +47,10 @@ enum Fixture {
         state: ItemRenderState = .plain
     ) -> [String] {
         let older = olderSameDay(item)
-        return ChatViewLayout.lines(for: item, older: older, width: width, settings: settings, state: state, now: now)
-            .map(\.text).drop { $0.isEmpty }.map { $0 }
+        return ChatViewLayout.lines(
+            for: item, older: older, width: width, settings: settings, state: state, now: now
+        )
+        .map(\.text).drop { $0.isEmpty }.map { $0 }
     }
 
     /// An older item of the same day from someone else, so the item gets no date separator.

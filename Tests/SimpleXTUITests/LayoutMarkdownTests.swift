@@ -34,7 +34,8 @@ import Testing
     @Test func secretsAreBlocksOfTheSameWidthUntilRevealed() {
         #expect(read("pin #12 34# ok") == ["pin ░░ ░░ ok"])
         #expect(read("#日本#") == ["░░░░"])
-        #expect(layout(reveal: true).lines(.init("pin #12 34# ok"), width: 40).map(\.text) == ["pin 12 34 ok"])
+        #expect(
+            layout(reveal: true).lines(.init("pin #12 34# ok"), width: 40).map(\.text) == ["pin 12 34 ok"])
     }
 
     @Test func linksAreUnderlinedWithTheirOSC8Target() throws {
@@ -44,7 +45,8 @@ import Testing
         #expect(style(of: "example.com", in: line)?.attributes.contains(.underline) == true)
         #expect(style(of: "docs", in: line)?.link == "https://docs.example.org/a")
         let mention = try #require(lines("hi @alice").first)
-        #expect(style(of: "@alice", in: mention) == Style(foreground: Theme.terminal.mention, attributes: .bold))
+        #expect(
+            style(of: "@alice", in: mention) == Style(foreground: Theme.terminal.mention, attributes: .bold))
     }
 
     @Test func searchMatchesAreReversed() throws {
@@ -56,7 +58,10 @@ import Testing
 
     @Test func headingsAreBoldAndListsIndented() {
         let text = lines("# Title\n- one\n- two words that wrap here\n  - nested")
-        #expect(read("# Title\n- one\n- two words that wrap\n  - nested", width: 18) == ["Title", "• one", "• two words that", "  wrap", "  ◦ nested"])
+        #expect(
+            read("# Title\n- one\n- two words that wrap\n  - nested", width: 18) == [
+                "Title", "• one", "• two words that", "  wrap", "  ◦ nested",
+            ])
         #expect(text[0].spans.allSatisfy { $0.style.attributes.contains(.bold) })
         let numbered = read((1...10).map { "\($0). item" }.joined(separator: "\n"))
         #expect(numbered.first == " 1. item")
@@ -86,7 +91,8 @@ import Testing
     }
 
     @Test func rulesAreAsWideAsTheWidestBlock() {
-        #expect(read("text\n\n---\n\nmore text here") == ["text", "", "──────────────", "", "more text here"])
+        #expect(
+            read("text\n\n---\n\nmore text here") == ["text", "", "──────────────", "", "more text here"])
     }
 
     @Test(arguments: [(1, 1), (2, 1), (4, 1), (5, 2), (8, 3)])

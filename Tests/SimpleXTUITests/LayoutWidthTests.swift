@@ -17,15 +17,20 @@ import Testing
     ]
 
     static func items() -> [ChatViewItem] {
-        var items = texts.enumerated().map { Fixture.text($0.element, from: $0.offset % 2 == 0 ? Fixture.alice : Fixture.me) }
+        var items = texts.enumerated().map {
+            Fixture.text($0.element, from: $0.offset % 2 == 0 ? Fixture.alice : Fixture.me)
+        }
         var quoted = Fixture.text("返事 👍", from: Fixture.me)
         quoted.quote = .init(senderName: "you", text: texts[0])
-        quoted.reactions = [.init(emoji: "👩‍👩‍👧", count: 12, byUser: true), .init(emoji: "❤️", count: 3, byUser: false)]
+        quoted.reactions = [
+            .init(emoji: "👩‍👩‍👧", count: 12, byUser: true), .init(emoji: "❤️", count: 3, byUser: false),
+        ]
         quoted.edited = true
         quoted.timedTTL = 86_400
         items.append(quoted)
         var file = Fixture.item(.file(.init("資料 e\u{301}")))
-        file.file = .init(name: "とても長いファイル名の資料.pdf", size: 12_345_678, status: .sndTransfer, progressBytes: 4_000_000)
+        file.file = .init(
+            name: "とても長いファイル名の資料.pdf", size: 12_345_678, status: .sndTransfer, progressBytes: 4_000_000)
         items.append(file)
         var image = Fixture.item(.image(.init(texts[1])), from: Fixture.me)
         image.mediaCells = CellSize(columns: 40, rows: 2)
@@ -42,9 +47,13 @@ import Testing
             for theme in Theme.all {
                 let settings = ChatViewSettings(layout: layout, theme: theme, userName: "bob")
                 for item in Self.items() {
-                    for state in [ItemRenderState.plain, ItemRenderState(isCursor: true, selecting: true, revealedSecret: true)] {
+                    for state in [
+                        ItemRenderState.plain,
+                        ItemRenderState(isCursor: true, selecting: true, revealedSecret: true),
+                    ] {
                         let lines = ChatViewLayout.lines(
-                            for: item, older: Fixture.olderSameDay(item), width: width, settings: settings, state: state,
+                            for: item, older: Fixture.olderSameDay(item), width: width, settings: settings,
+                            state: state,
                             now: Fixture.now)
                         #expect(!lines.isEmpty)
                         for line in lines {
@@ -61,7 +70,8 @@ import Testing
     func terminalTimesEndAtTheRowEnd(width: Int) {
         for item in Self.items() {
             let lines = ChatViewLayout.lines(
-                for: item, older: Fixture.olderSameDay(item), width: width, settings: Fixture.settings(), state: .plain,
+                for: item, older: Fixture.olderSameDay(item), width: width, settings: Fixture.settings(),
+                state: .plain,
                 now: Fixture.now)
             let timed = lines.filter { $0.text.hasSuffix("12:00") }
             #expect(timed.count == 1, "\(width): \(lines.map(\.text))")

@@ -32,7 +32,9 @@ extension ChatViewItem {
         }
         self.init(
             id: item.itemId, timestamp: item.timestamp, sender: sender, content: content,
-            quote: item.quote.map { Quote(senderName: $0.sentByUser ? "you" : nil, text: Self.quoteText($0.content)) },
+            quote: item.quote.map {
+                Quote(senderName: $0.sentByUser ? "you" : nil, text: Self.quoteText($0.content))
+            },
             forwarded: item.forwarded, edited: item.edited, status: sent ? item.status : nil,
             timedTTL: item.timed?.ttl, reactions: Self.counted(item.reactions),
             file: item.file.map {
@@ -47,7 +49,9 @@ extension ChatViewItem {
     }
 
     /// A call row, by the user or by the contact.
-    public static func call(_ call: Call, id: Int64, at timestamp: Date, sender: ChatViewSender) -> ChatViewItem {
+    public static func call(_ call: Call, id: Int64, at timestamp: Date, sender: ChatViewSender)
+        -> ChatViewItem
+    {
         ChatViewItem(id: id, timestamp: timestamp, sender: sender, content: .call(call))
     }
 

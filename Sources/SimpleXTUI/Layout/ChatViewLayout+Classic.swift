@@ -60,7 +60,9 @@ extension ChatViewLayout {
             mediaColumn = 0
         } else {
             let background = sent ? theme.sentBubble : theme.receivedBubble
-            bubble = lines.map { bubbleLine($0, inner: inner, background: background, boxed: boxed, theme: theme) }
+            bubble = lines.map {
+                bubbleLine($0, inner: inner, background: background, boxed: boxed, theme: theme)
+            }
             if boxed {
                 let border = Style(foreground: theme.secondary)
                 bubble.insert(StyledLine("╭" + String(repeating: "─", count: inner + 2) + "╮", border), at: 0)
@@ -72,16 +74,23 @@ extension ChatViewLayout {
         let offset = sent ? max(0, row - bubbleWidth) : 0
         var rows = bubble.map { sent ? StyledLine(String(repeating: " ", count: offset)).appending($0) : $0 }
         for line in reactions(item, width: row, theme: theme) {
-            rows.append(sent ? StyledLine(String(repeating: " ", count: max(0, offset + bubbleWidth - line.width))).appending(line) : line)
+            rows.append(
+                sent
+                    ? StyledLine(String(repeating: " ", count: max(0, offset + bubbleWidth - line.width)))
+                        .appending(line) : line)
         }
         let placement = media.map {
-            MediaPlacement(line: $0.line + (boxed && !emojiOnly ? 1 : 0), column: start.width + offset + mediaColumn, size: $0.size)
+            MediaPlacement(
+                line: $0.line + (boxed && !emojiOnly ? 1 : 0), column: start.width + offset + mediaColumn,
+                size: $0.size)
         }
         return ItemLines(lines: place(rows, state: state, theme: theme), media: placement)
     }
 
     /// A content line in its bubble: padding (or box sides) and the background to the bubble's width.
-    private static func bubbleLine(_ line: StyledLine, inner: Int, background: Color, boxed: Bool, theme: Theme) -> StyledLine {
+    private static func bubbleLine(
+        _ line: StyledLine, inner: Int, background: Color, boxed: Bool, theme: Theme
+    ) -> StyledLine {
         let fill = Style(background: background)
         var content = StyledLine()
         for span in line.truncated(to: inner).spans {

@@ -28,7 +28,8 @@ extension ChatViewLayout {
 
     /// getItemSeparation's large gap: another sender, or more than 60 seconds apart.
     public static func isLargeGap(_ item: ChatViewItem, older: ChatViewItem) -> Bool {
-        item.sender?.id != older.sender?.id || item.timestamp.timeIntervalSince(older.timestamp) > largeGapInterval
+        item.sender?.id != older.sender?.id
+            || item.timestamp.timeIntervalSince(older.timestamp) > largeGapInterval
     }
 
     /// terminalRowsSeparated: a date separator is between the rows.

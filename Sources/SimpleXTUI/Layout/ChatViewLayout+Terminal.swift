@@ -7,7 +7,8 @@ extension ChatViewLayout {
     static let rowPadding = 1
 
     static func terminalBody(
-        _ item: ChatViewItem, older: ChatViewItem?, width: Int, settings: ChatViewSettings, state: ItemRenderState
+        _ item: ChatViewItem, older: ChatViewItem?, width: Int, settings: ChatViewSettings,
+        state: ItemRenderState
     ) -> ItemLines {
         let theme = settings.theme
         let start = rowStart(state, first: true, theme: theme)
@@ -15,7 +16,8 @@ extension ChatViewLayout {
         var lines: [StyledLine] = []
         if terminalItemShowsSender(item, older: older), let sender = item.sender {
             let style = Style(foreground: sender.isUser ? theme.primary : theme.secondary, attributes: .bold)
-            lines.append(StyledLine(sender.isUser ? settings.userName : sender.name, style).truncated(to: inner))
+            lines.append(
+                StyledLine(sender.isUser ? settings.userName : sender.name, style).truncated(to: inner))
             if terminalItemStartsWithCard(item) { lines.append(StyledLine()) }
         }
         let meta = self.meta(item, settings: settings).truncated(to: inner)
@@ -25,7 +27,8 @@ extension ChatViewLayout {
         for part in content.parts(item, width: inner, metaWidth: meta.width) {
             lines.append(contentsOf: repeatElement(StyledLine(), count: part.gapAbove))
             if let media = part.media {
-                mediaPlacement = MediaPlacement(line: lines.count + media.line, column: start.width, size: media.size)
+                mediaPlacement = MediaPlacement(
+                    line: lines.count + media.line, column: start.width, size: media.size)
             }
             lines.append(contentsOf: part.lines)
             metaOwnLine = part.metaOwnLine

@@ -22,13 +22,17 @@ public enum ChatViewLayout {
         state: ItemRenderState, now: Date
     ) -> ItemLines {
         let width = max(1, width)
-        var result = ItemLines(lines: above(item, older: older, width: width, settings: settings, state: state, now: now))
+        var result = ItemLines(
+            lines: above(item, older: older, width: width, settings: settings, state: state, now: now))
         var body: ItemLines
         switch settings.layout {
-        case .terminal: body = terminalBody(item, older: older, width: width, settings: settings, state: state)
+        case .terminal:
+            body = terminalBody(item, older: older, width: width, settings: settings, state: state)
         case .classic: body = classicBody(item, width: width, settings: settings, state: state)
         }
-        if state.isSelected { body.lines = body.lines.map { tinted($0, settings.theme.selectedBackground, width: width) } }
+        if state.isSelected {
+            body.lines = body.lines.map { tinted($0, settings.theme.selectedBackground, width: width) }
+        }
         if var media = body.media {
             media.line += result.lines.count
             result.media = media
@@ -50,7 +54,9 @@ public enum ChatViewLayout {
         if older == nil || rowsSeparated(item, older: older, timeZone: settings.timeZone) {
             if older != nil { lines.append(StyledLine()) }
             let text = ChatTime.separator(item.timestamp, now: now, settings.timeZone)
-            lines.append(centred(StyledLine(text, Style(foreground: theme.secondary, attributes: .bold)), width: width))
+            lines.append(
+                centred(StyledLine(text, Style(foreground: theme.secondary, attributes: .bold)), width: width)
+            )
         } else {
             let gap: Int
             switch settings.layout {
@@ -94,7 +100,9 @@ public enum ChatViewLayout {
         var lines: [StyledLine] = []
         var line = StyledLine()
         for reaction in item.reactions {
-            let style = reaction.byUser ? Style(foreground: theme.primary, attributes: .bold) : Style(foreground: theme.secondary)
+            let style =
+                reaction.byUser
+                ? Style(foreground: theme.primary, attributes: .bold) : Style(foreground: theme.secondary)
             var chunk = StyledLine(reaction.emoji)
             chunk.append(" \(reaction.count)", style)
             chunk = chunk.truncated(to: width)
@@ -111,7 +119,9 @@ public enum ChatViewLayout {
 
     /// `line` with `meta` at its end, `width` cells from its start, when both fit with a gap of
     /// `gap` cells; nil when they do not.
-    static func withMeta(_ line: StyledLine, _ meta: StyledLine, width: Int, gap: Int, style: Style = .plain) -> StyledLine? {
+    static func withMeta(_ line: StyledLine, _ meta: StyledLine, width: Int, gap: Int, style: Style = .plain)
+        -> StyledLine?
+    {
         guard line.width + gap + meta.width <= width else { return nil }
         var result = line.padded(to: width - meta.width, style)
         result.append(meta)

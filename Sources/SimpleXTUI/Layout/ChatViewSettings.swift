@@ -67,7 +67,8 @@ public struct ItemRenderState: Hashable, Sendable {
     public var showsNewMessagesLineAbove: Bool
 
     public init(
-        isCursor: Bool = false, selecting: Bool = false, isSelected: Bool = false, revealedSecret: Bool = false,
+        isCursor: Bool = false, selecting: Bool = false, isSelected: Bool = false,
+        revealedSecret: Bool = false,
         searchHighlight: String? = nil, showsNewMessagesLineAbove: Bool = false
     ) {
         self.isCursor = isCursor

@@ -37,10 +37,19 @@ struct ContentLayout {
         case .event(let event):
             if item.isCardItem { return [card(Self.eventText(event), width: width, color: theme.error)] }
             let style = Style(foreground: theme.secondary, attributes: .italic)
-            return [ContentPart(kind: .event, lines: StyledLine.wrap(markdown.plain(Self.eventText(event), style), width: width))]
+            return [
+                ContentPart(
+                    kind: .event,
+                    lines: StyledLine.wrap(markdown.plain(Self.eventText(event), style), width: width))
+            ]
         case .call(let call):
-            let style = Style(foreground: call.status == .missed || call.status == .error ? theme.error : theme.secondary)
-            return [ContentPart(kind: .call, lines: StyledLine.wrap(markdown.plain(Self.callText(call), style), width: width))]
+            let style = Style(
+                foreground: call.status == .missed || call.status == .error ? theme.error : theme.secondary)
+            return [
+                ContentPart(
+                    kind: .call,
+                    lines: StyledLine.wrap(markdown.plain(Self.callText(call), style), width: width))
+            ]
         default: break
         }
         var parts: [ContentPart] = []
@@ -56,12 +65,18 @@ struct ContentLayout {
             parts.append(media)
         }
         if item.showsLargeEmoji, let text = item.messageText {
-            parts.append(ContentPart(kind: .emoji, lines: StyledLine.wrap([TextRun(text.source)], width: width), gapAbove: cardGap))
+            parts.append(
+                ContentPart(
+                    kind: .emoji, lines: StyledLine.wrap([TextRun(text.source)], width: width),
+                    gapAbove: cardGap))
         }
         if let text = item.bodyText {
-            var part = ContentPart(kind: .text, lines: markdown.lines(text, width: width, minRuleWidth: metaWidth))
+            var part = ContentPart(
+                kind: .text, lines: markdown.lines(text, width: width, minRuleWidth: metaWidth))
             part.gapAbove = terminal ? ChatViewLayout.terminalTextTopGap(item) : 0
-            if case .blocks(let blocks) = text.markup, blocks.trailingEmptyLines > 0 { part.metaOwnLine = true }
+            if case .blocks(let blocks) = text.markup, blocks.trailingEmptyLines > 0 {
+                part.metaOwnLine = true
+            }
             parts.append(part)
         }
         return parts
@@ -70,7 +85,8 @@ struct ContentLayout {
     // MARK: Pieces
 
     func card(_ text: String, width: Int, color: Color? = nil) -> ContentPart {
-        let style = Style(foreground: color ?? theme.secondary, background: theme.cardBackground, attributes: .italic)
+        let style = Style(
+            foreground: color ?? theme.secondary, background: theme.cardBackground, attributes: .italic)
         let rows = StyledLine.wrap([TextRun(text, style)], width: max(1, width - 2))
         return ContentPart(kind: .card, lines: MarkdownLayout.card(rows, width: width, style: style))
     }
@@ -94,7 +110,8 @@ struct ContentLayout {
         let inner = max(1, width - 2)
         var rows: [StyledLine] = []
         if let name = quote.senderName {
-            rows.append(StyledLine(name, Style(foreground: theme.secondary, attributes: .bold)).truncated(to: inner))
+            rows.append(
+                StyledLine(name, Style(foreground: theme.secondary, attributes: .bold)).truncated(to: inner))
         }
         var quoted = markdown
         quoted.base = Style(foreground: theme.secondary)
@@ -107,27 +124,38 @@ struct ContentLayout {
             text[limit - 1] = last.width > inner ? last.truncated(to: inner) : last
         }
         rows.append(contentsOf: text)
-        return ContentPart(kind: .quote, lines: rows.map { row in
-            var line = StyledLine([bar])
-            line.append(row)
-            return line
-        })
+        return ContentPart(
+            kind: .quote,
+            lines: rows.map { row in
+                var line = StyledLine([bar])
+                line.append(row)
+                return line
+            })
     }
 
     private func media(_ item: ChatViewItem, width: Int) -> ContentPart? {
         let style = Style(foreground: theme.secondary, background: theme.cardBackground)
         switch item.content {
         case .link(_, let preview):
-            var rows = Array(StyledLine.wrap([TextRun(preview.title, style.foreground(theme.text).with(.bold))], width: max(1, width - 2)).prefix(2))
+            var rows = Array(
+                StyledLine.wrap(
+                    [TextRun(preview.title, style.foreground(theme.text).with(.bold))],
+                    width: max(1, width - 2)
+                ).prefix(2))
             if !preview.description.isEmpty {
-                rows += StyledLine.wrap([TextRun(preview.description, style.foreground(theme.text))], width: max(1, width - 2)).prefix(3)
+                rows += StyledLine.wrap(
+                    [TextRun(preview.description, style.foreground(theme.text))], width: max(1, width - 2)
+                ).prefix(3)
             }
             rows.append(StyledLine(Self.host(preview.uri), style).truncated(to: max(1, width - 2)))
             return ContentPart(kind: .media, lines: MarkdownLayout.card(rows, width: width, style: style))
         case .image: return box(item, label: "image", extra: nil, width: width)
-        case .video(_, let duration): return box(item, label: "video", extra: "▶ " + ChatTime.duration(duration), width: width)
+        case .video(_, let duration):
+            return box(item, label: "video", extra: "▶ " + ChatTime.duration(duration), width: width)
         case .voice(_, let duration):
-            let rows = [StyledLine("▶ voice message " + ChatTime.duration(duration), style.foreground(theme.text))]
+            let rows = [
+                StyledLine("▶ voice message " + ChatTime.duration(duration), style.foreground(theme.text))
+            ]
             return ContentPart(kind: .media, lines: MarkdownLayout.card(rows, width: width, style: style))
         case .file: return fileCard(item.file, width: width)
         case .chatLink:
@@ -143,7 +171,8 @@ struct ContentLayout {
         let size = CellSize(columns: max(1, min(width, wanted.columns)), rows: max(1, wanted.rows))
         let style = Style(foreground: theme.secondary, background: theme.cardBackground)
         let name = "[\(label) \(wanted.columns)x\(wanted.rows)]"
-        var lines = Array(repeating: StyledLine(String(repeating: " ", count: size.columns), style), count: size.rows)
+        var lines = Array(
+            repeating: StyledLine(String(repeating: " ", count: size.columns), style), count: size.rows)
         func centred(_ text: String) -> StyledLine {
             let cut = StyledLine(text, style).truncated(to: size.columns)
             let before = (size.columns - cut.width) / 2
@@ -160,9 +189,14 @@ struct ContentLayout {
         let style = Style(foreground: theme.secondary, background: theme.cardBackground)
         let inner = max(1, width - 2)
         guard let file else {
-            return ContentPart(kind: .media, lines: MarkdownLayout.card([StyledLine("📄 file", style)], width: width, style: style))
+            return ContentPart(
+                kind: .media,
+                lines: MarkdownLayout.card([StyledLine("📄 file", style)], width: width, style: style))
         }
-        var rows = [StyledLine([Span("📄 ", style), Span(file.name, style.foreground(theme.text).with(.bold))]).truncated(to: inner)]
+        var rows = [
+            StyledLine([Span("📄 ", style), Span(file.name, style.foreground(theme.text).with(.bold))])
+                .truncated(to: inner)
+        ]
         let size = FileChunking.readableSize(file.size)
         switch file.status {
         case .sndTransfer, .rcvTransfer:
@@ -174,7 +208,9 @@ struct ContentLayout {
         case .sndError, .rcvError: rows.append(StyledLine("\(size) · error", style.foreground(theme.error)))
         case .sndStored, .sndComplete, .rcvComplete: rows.append(StyledLine(size, style))
         }
-        return ContentPart(kind: .media, lines: MarkdownLayout.card(rows.map { $0.truncated(to: inner) }, width: width, style: style))
+        return ContentPart(
+            kind: .media,
+            lines: MarkdownLayout.card(rows.map { $0.truncated(to: inner) }, width: width, style: style))
     }
 
     /// `██████░░░░ 60% · 1.2 MB / 2 MB`, the bar as long as the room allows (up to 20 cells).
@@ -212,7 +248,8 @@ struct ContentLayout {
         switch event {
         case .messagesSkipped(let count): count == 1 ? "1 message skipped" : "\(count) messages skipped"
         case .messageError(let text): text
-        case .decryptionError(let count): count <= 1 ? "decryption error" : "decryption error, \(count) messages"
+        case .decryptionError(let count):
+            count <= 1 ? "decryption error" : "decryption error, \(count) messages"
         case .connected: "connected"
         case .contactDeleted: "contact deleted"
         case .connection(let text): text

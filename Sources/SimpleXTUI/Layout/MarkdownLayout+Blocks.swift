@@ -12,7 +12,9 @@ extension MarkdownLayout {
         if !rules.isEmpty {
             // A rule is as wide as the widest block, so the column keeps one width.
             var widest = minRuleWidth
-            for (index, line) in lines.enumerated() where !rules.contains(index) { widest = max(widest, line.width) }
+            for (index, line) in lines.enumerated() where !rules.contains(index) {
+                widest = max(widest, line.width)
+            }
             let rule = ruleLine(min(width, max(3, widest)))
             for index in rules { lines[index] = rule }
         }
@@ -20,7 +22,8 @@ extension MarkdownLayout {
     }
 
     /// Blocks one under another; `rules` collects the indices of top-level rules (depth 0).
-    private func column(_ blocks: [MarkdownBlock], width: Int, depth: Int, rules: inout [Int]) -> [StyledLine] {
+    private func column(_ blocks: [MarkdownBlock], width: Int, depth: Int, rules: inout [Int]) -> [StyledLine]
+    {
         var lines: [StyledLine] = []
         var previous: MarkdownBlock?
         for block in blocks {
@@ -81,11 +84,15 @@ extension MarkdownLayout {
         var lines: [StyledLine] = []
         let markerStyle = base.foreground(theme.secondary)
         for (index, item) in items.enumerated() {
-            if index > 0 { lines.append(contentsOf: repeatElement(StyledLine(), count: emptyLines(item.emptyLinesBefore))) }
+            if index > 0 {
+                lines.append(
+                    contentsOf: repeatElement(StyledLine(), count: emptyLines(item.emptyLinesBefore)))
+            }
             let marker = Span(markers[index], markerStyle)
             let indent = Span(String(repeating: " ", count: marker.width))
             var inner: [Int] = []
-            let body = column(item.blocks, width: max(1, width - marker.width), depth: depth + 1, rules: &inner)
+            let body = column(
+                item.blocks, width: max(1, width - marker.width), depth: depth + 1, rules: &inner)
             for (row, line) in (body.isEmpty ? [StyledLine()] : body).enumerated() {
                 var prefixed = StyledLine([row == 0 ? marker : indent])
                 prefixed.append(line)
@@ -106,7 +113,9 @@ extension MarkdownLayout {
         let inner = max(1, width - 2)
         var rows: [StyledLine] = []
         for source in code.split(separator: "\n", omittingEmptySubsequences: false) {
-            rows.append(contentsOf: Self.hardWrap(source.replacingOccurrences(of: "\t", with: "    "), width: inner, style: style))
+            rows.append(
+                contentsOf: Self.hardWrap(
+                    source.replacingOccurrences(of: "\t", with: "    "), width: inner, style: style))
         }
         return Self.card(rows, width: width, style: style)
     }

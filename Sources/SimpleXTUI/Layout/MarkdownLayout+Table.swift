@@ -16,7 +16,9 @@ extension MarkdownLayout {
         guard columns > 0 else { return [] }
         var widths = Array(repeating: 1, count: columns)
         for row in [headerCells] + rows {
-            for (index, cell) in row.enumerated() where index < columns { widths[index] = max(widths[index], cell.width) }
+            for (index, cell) in row.enumerated() where index < columns {
+                widths[index] = max(widths[index], cell.width)
+            }
         }
         // Narrow screens: the widest columns give up cells first; cut cells end with `…`.
         let room = max(columns, width - 2 - Self.columnSeparator.count * (columns - 1))
@@ -25,7 +27,8 @@ extension MarkdownLayout {
         {
             widths[widest] -= 1
         }
-        let separator = Span(Self.columnSeparator, Style(foreground: theme.secondary, background: theme.cardBackground))
+        let separator = Span(
+            Self.columnSeparator, Style(foreground: theme.secondary, background: theme.cardBackground))
         func line(_ cells: [StyledLine]) -> StyledLine {
             var line = StyledLine()
             for index in 0..<columns {
@@ -41,7 +44,10 @@ extension MarkdownLayout {
             return line
         }
         let rule = widths.map { String(repeating: "─", count: $0) }.joined(separator: "─┼─")
-        var result = [line(headerCells), StyledLine(rule, Style(foreground: theme.secondary, background: theme.cardBackground))]
+        var result = [
+            line(headerCells),
+            StyledLine(rule, Style(foreground: theme.secondary, background: theme.cardBackground)),
+        ]
         result.append(contentsOf: rows.map(line))
         return Self.card(result, width: width, style: cardStyle)
     }

@@ -45,7 +45,8 @@ struct MarkdownLayout {
                 shown = showText ?? uri
                 style = linkStyle(style, uri)
             case .simplexLink(let showText, let type, let uri, let hosts):
-                shown = showText ?? "SimpleX \(Self.linkName(type))" + (hosts.isEmpty ? "" : " (via \(hosts[0]))")
+                shown =
+                    showText ?? "SimpleX \(Self.linkName(type))" + (hosts.isEmpty ? "" : " (via \(hosts[0]))")
                 style = linkStyle(style, uri)
             case .command: style = style.foreground(theme.primary)
             case .mention: style = style.foreground(theme.mention).with(.bold)
@@ -67,7 +68,11 @@ struct MarkdownLayout {
     private func linkStyle(_ style: Style, _ target: String) -> Style {
         var linked = style.foreground(theme.link).with(.underline)
         // A link target never carries controls into the OSC 8 sequence.
-        linked.link = String(String.UnicodeScalarView(target.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value) }))
+        linked.link = String(
+            String.UnicodeScalarView(
+                target.unicodeScalars.filter {
+                    $0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value)
+                }))
         return linked
     }
 
@@ -78,7 +83,9 @@ struct MarkdownLayout {
         }
         var rest = text[...]
         while let range = rest.range(of: highlight, options: [.caseInsensitive]) {
-            if range.lowerBound > rest.startIndex { result.append(TextRun(String(rest[..<range.lowerBound]), style)) }
+            if range.lowerBound > rest.startIndex {
+                result.append(TextRun(String(rest[..<range.lowerBound]), style))
+            }
             result.append(TextRun(String(rest[range]), style.with(.reverse)))
             rest = rest[range.upperBound...]
         }
