@@ -10,7 +10,7 @@ import Testing
     func openAlice(_ app: inout AppModel, items: [ChatItem] = []) {
         let effects = app.update(.key(.key(.enter)))
         #expect(effects.contains(.openChat(contactId: 1, around: nil)))
-        _ = app.update(.chatOpened(Fixture.contact(1, "alice"), items, firstUnreadId: nil, focusId: nil))
+        _ = app.update(.chatOpened(AppFixture.contact(1, "alice"), items, firstUnreadId: nil, focusId: nil))
     }
 
     func type(_ app: inout AppModel, _ text: String) {
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func enterSendsAndAltEnterOrShiftEnterStartsANewLine() {
-        var app = Fixture.app()
+        var app = AppFixture.app()
         openAlice(&app)
         #expect(app.focus == .compose)
         type(&app, "hello")
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aPastedNewlineNeverSends() {
-        var app = Fixture.app()
+        var app = AppFixture.app()
         openAlice(&app)
         let effects = app.update(.key(.paste("line one\nline two\n")))
         #expect(effects.isEmpty)
@@ -47,7 +47,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("my notes.txt")
         try Data("x".utf8).write(to: file)
-        var app = Fixture.app()
+        var app = AppFixture.app()
         openAlice(&app)
         _ = app.update(.key(.paste(file.absoluteString)))  // file:///…/my%20notes.txt
         guard case .prompt(let prompt) = app.overlays.last else {
@@ -63,8 +63,8 @@ import Testing
     }
 
     @Test func upFromAnEmptyFieldMovesTheCursorOntoTheNewestMessageAndKeysRunItsActions() {
-        var app = Fixture.app()
-        openAlice(&app, items: [Fixture.item(1, "first"), Fixture.item(2, "mine", sent: true)])
+        var app = AppFixture.app()
+        openAlice(&app, items: [AppFixture.item(1, "first"), AppFixture.item(2, "mine", sent: true)])
         _ = app.update(.key(.key(.up)))
         #expect(app.focus == .messages)
         #expect(app.chat?.cursorItemId == 2)
@@ -72,21 +72,21 @@ import Testing
         _ = app.update(.key(.character("e")))
         #expect(app.compose.string == "mine")
         type(&app, "!")
-        let item = Fixture.item(2, "mine", sent: true)
+        let item = AppFixture.item(2, "mine", sent: true)
         #expect(app.update(.key(.key(.enter))) == [.edit(contactId: 1, item: item, text: "mine!")])
         // r on a received one replies to it; Esc drops the reply.
         _ = app.update(.key(.key(.up)))
         _ = app.update(.key(.key(.up)))
         #expect(app.chat?.cursorItemId == 1)
         _ = app.update(.key(.character("r")))
-        #expect(app.compose.mode == .reply(Fixture.item(1, "first")))
+        #expect(app.compose.mode == .reply(AppFixture.item(1, "first")))
         _ = app.update(.key(.key(.escape)))
         #expect(app.compose.mode == .new)
     }
 
     @Test func theMenuListsOnlyWhatAppliesAndDeletingAsksFirst() {
-        var app = Fixture.app()
-        openAlice(&app, items: [Fixture.item(1, "theirs")])
+        var app = AppFixture.app()
+        openAlice(&app, items: [AppFixture.item(1, "theirs")])
         _ = app.update(.key(.key(.up)))
         _ = app.update(.key(.key(.enter)))
         guard case .menu(let menu) = app.overlays.last else {
@@ -101,13 +101,13 @@ import Testing
             Issue.record("delete did not ask")
             return
         }
-        #expect(app.update(.key(.character("y"))) == [.delete(contactId: 1, items: [Fixture.item(1, "theirs")], forEveryone: false)])
+        #expect(app.update(.key(.character("y"))) == [.delete(contactId: 1, items: [AppFixture.item(1, "theirs")], forEveryone: false)])
         #expect(app.overlays.isEmpty)
     }
 
     @Test func reactionsToggleTheUsersOwn() {
-        var app = Fixture.app()
-        var liked = Fixture.item(1, "nice")
+        var app = AppFixture.app()
+        var liked = AppFixture.item(1, "nice")
         liked.reactions = [ChatItemReaction(emoji: "👍", byUser: true)]
         openAlice(&app, items: [liked])
         _ = app.update(.key(.key(.up)))
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func draftsStayWithTheirChat() {
-        var app = Fixture.app()
+        var app = AppFixture.app()
         openAlice(&app)
         type(&app, "half written")
         _ = app.update(.key(.key(.tab)))  // to the list
@@ -126,13 +126,13 @@ import Testing
         let effects = app.update(.key(.key(.enter)))  // bob
         #expect(effects.contains(.saveDraft(chatId: "@1", text: "half written")))
         #expect(app.compose.string.isEmpty)
-        _ = app.update(.chatOpened(Fixture.contact(2, "bob"), [], firstUnreadId: nil, focusId: nil))
+        _ = app.update(.chatOpened(AppFixture.contact(2, "bob"), [], firstUnreadId: nil, focusId: nil))
         _ = app.update(.key(.alt("1")))
         #expect(app.compose.string == "half written")
     }
 
     @Test func firstRunAsksForAOneWordName() {
-        var app = AppModel(width: 80, height: 24, now: Fixture.now, user: nil)
+        var app = AppModel(width: 80, height: 24, now: AppFixture.now, user: nil)
         guard case .prompt(let prompt) = app.overlays.last, prompt.kind == .displayName else {
             Issue.record("no name prompt")
             return
@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func typingInTheListFiltersAndCtrlKJumpsByAFuzzyName() {
-        var app = Fixture.app([Fixture.contact(1, "alice"), Fixture.contact(2, "bob"), Fixture.contact(3, "albert")])
+        var app = AppFixture.app([AppFixture.contact(1, "alice"), AppFixture.contact(2, "bob"), AppFixture.contact(3, "albert")])
         type(&app, "al")
         #expect(app.chatList.visible.map(\.name) == ["alice", "albert"])
         _ = app.update(.key(.key(.escape)))
@@ -164,25 +164,25 @@ import Testing
     }
 
     @Test func messagesArrivingWhileScrolledUpAreCountedNotJumpedTo() {
-        var app = Fixture.app()
-        openAlice(&app, items: (1...50).map { Fixture.item($0, "m\($0)") })
+        var app = AppFixture.app()
+        openAlice(&app, items: (1...50).map { AppFixture.item($0, "m\($0)") })
         _ = app.update(.key(.key(.pageUp)))
         #expect(app.chat?.scroll ?? 0 > 0)
-        _ = app.update(.core(.newItem(Fixture.contact(1, "alice"), Fixture.item(51, "new one"))))
+        _ = app.update(.core(.newItem(AppFixture.contact(1, "alice"), AppFixture.item(51, "new one"))))
         #expect(app.chat?.newBelow == 1)
-        let screen = AppView(layout: Fixture.layout).draw(&app)
+        let screen = AppView(layout: AppFixture.layout).draw(&app)
         #expect(screen.lines.contains { $0.text.contains("↓ 1 new") })
         #expect(!screen.lines.contains { $0.text.contains("new one") })
     }
 
     @Test func aReceivedMessageInTheOpenChatIsMarkedRead() {
-        var app = Fixture.app()
+        var app = AppFixture.app()
         openAlice(&app)
-        let effects = app.update(.core(.newItem(Fixture.contact(1, "alice"), Fixture.item(1, "hi"))))
+        let effects = app.update(.core(.newItem(AppFixture.contact(1, "alice"), AppFixture.item(1, "hi"))))
         #expect(effects.contains(.markRead(contactId: 1)))
         // Not while the terminal has lost focus: the user has not seen it.
         _ = app.update(.key(.focus(false)))
-        let unfocused = app.update(.core(.newItem(Fixture.contact(1, "alice"), Fixture.item(2, "again"))))
+        let unfocused = app.update(.core(.newItem(AppFixture.contact(1, "alice"), AppFixture.item(2, "again"))))
         #expect(!unfocused.contains(.markRead(contactId: 1)))
     }
 }

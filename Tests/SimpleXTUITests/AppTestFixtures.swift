@@ -4,7 +4,7 @@ import Foundation
 @testable import SimpleXTUI
 
 /// Contacts, items and entries for the app model's tests.
-enum Fixture {
+enum AppFixture {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func contact(_ id: Int64, _ name: String, ready: Bool = true, alias: String = "") -> ChatContact {

@@ -122,6 +122,8 @@ public struct AppModel: Sendable {
     public var drafts: [String: String] = [:]
     public var saveDrafts = true
     public var showPreviews = true
+    /// Layout, theme and time settings of the chat view (GroupDefaults chatLayout, currentTheme).
+    public var chatSettings = ChatViewSettings(timeZone: .current)
     public var now: Date
     /// The terminal has focus (focus reporting); notifications are shown while it has not.
     public var terminalFocused = true

@@ -5,9 +5,11 @@ import SimpleXChat
 /// time below 80 columns), the compose field, the status or key hint line, overlays on top.
 public struct AppView: Sendable {
     public var theme = AppTheme()
-    public let layout: ItemLayouter
+    /// The items' layout: the chat view's (`ChatViewLayout`, cached) unless a test gives its own.
+    let layout: ItemLayouter?
+    let layouter = ChatItemLayouter()
 
-    public init(layout: @escaping ItemLayouter, theme: AppTheme = AppTheme()) {
+    public init(layout: ItemLayouter? = nil, theme: AppTheme = AppTheme()) {
         self.layout = layout
         self.theme = theme
     }
@@ -84,7 +86,11 @@ public struct AppView: Sendable {
             width: width, maxRows: composeRows,
             placeholder: chat.contact.ready ? "Message" : "connecting: messages are sent once connected", style: theme.compose)
         let chatHeight = max(1, height - 2 - composed.lines.count)
-        var drawn = chat.draw(width: width, height: chatHeight, layout: layout)
+        var settings = state.chatSettings
+        settings.userName = state.user?.profile.displayName ?? settings.userName
+        let itemLayout = layout ?? layouter.layouter(
+            settings: settings, contactName: chat.contact.viewName, now: state.now, fileProgress: state.fileProgress)
+        var drawn = chat.draw(width: width, height: chatHeight, layout: itemLayout)
         if chat.loading, drawn.reachedTop {
             drawn.lines[0] = StyledLine("  loading…", Style(foreground: theme.secondary))
         }

@@ -79,7 +79,7 @@ public struct ChatListView: Sendable {
         nameLine.append(selected ? "▌" : " ", selected ? style.accent : base)
         nameLine.append(entry.name, base.with(entry.unreadCount > 0 || entry.unreadChat ? .bold : []))
         if entry.isMuted { nameLine.append(" 🔕", base) }
-        let time = entry.activity.map { ChatTime.listText($0, now: now, calendar: style.calendar) } ?? ""
+        let time = entry.activity.map { ChatTime.listText($0, now: now, timeZone: style.timeZone, format: style.timeFormat) } ?? ""
         let timeSpan = Span(time.isEmpty ? "" : " " + time + " ", base.foreground(style.secondaryColor))
         nameLine = nameLine.truncated(to: max(1, width - timeSpan.width)).padded(to: width - timeSpan.width, base)
         nameLine.append(timeSpan)
@@ -134,7 +134,8 @@ public struct ChatListStyle: Sendable {
     public var secondaryColor = Color.brightBlack
     public var accentColor = Color.blue
     public var showPreviews = true
-    public var calendar = Calendar(identifier: .gregorian)
+    public var timeZone = TimeZone.current
+    public var timeFormat = TimeFormat.twentyFourHour
 
     public init() {}
 
@@ -142,23 +143,15 @@ public struct ChatListStyle: Sendable {
     var accent: Style { Style(foreground: accentColor) }
 }
 
-/// Times as the chat list and items show them.
-public enum ChatTime {
-    /// Today: `14:05`; this week: the weekday; earlier: the date.
-    public static func listText(_ date: Date, now: Date, calendar: Calendar) -> String {
-        if calendar.isDate(date, inSameDayAs: now) { return clock(date, calendar: calendar) }
-        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: date), to: calendar.startOfDay(for: now)).day ?? 0
-        if days > 0, days < 7 {
-            let weekday = calendar.component(.weekday, from: date)
-            return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][(weekday - 1) % 7]
-        }
-        let parts = calendar.dateComponents([.day, .month, .year], from: date)
-        return String(format: "%02d.%02d.%02d", parts.day ?? 0, parts.month ?? 0, (parts.year ?? 0) % 100)
-    }
-
-    /// `14:05`.
-    public static func clock(_ date: Date, calendar: Calendar) -> String {
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+extension ChatTime {
+    /// A chat list time. Today: `14:05`; this week: the weekday; earlier: `05.01.26`.
+    static func listText(_ date: Date, now: Date, timeZone: TimeZone, format: TimeFormat) -> String {
+        let day = day(date, timeZone)
+        let today = self.day(now, timeZone)
+        if day == today { return time(date, timeZone, format) }
+        if day < today, today - day < 7 { return weekdays[((day % 7) + 11) % 7] }
+        let (year, month, dayOfMonth) = civil(day)
+        let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(dayOfMonth)).\(two(month)).\(two(year % 100))"
     }
 }

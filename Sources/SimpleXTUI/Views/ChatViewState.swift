@@ -3,23 +3,7 @@ import SimpleXChat
 
 /// Lays out one item given the one above it (older): the chat view layout, injected so this
 /// state is tested on its own.
-public typealias ItemLayouter = @Sendable (_ item: ChatItem, _ older: ChatItem?, _ width: Int, _ state: ItemDrawState) -> [StyledLine]
-
-/// How an item is drawn this frame.
-public struct ItemDrawState: Hashable, Sendable {
-    public var isCursor = false
-    public var isSelected = false
-    public var revealed = false
-    public var highlight: String? = nil
-    public var newMessagesLineAbove = false
-    public init(isCursor: Bool = false, isSelected: Bool = false, revealed: Bool = false, highlight: String? = nil, newMessagesLineAbove: Bool = false) {
-        self.isCursor = isCursor
-        self.isSelected = isSelected
-        self.revealed = revealed
-        self.highlight = highlight
-        self.newMessagesLineAbove = newMessagesLineAbove
-    }
-}
+public typealias ItemLayouter = @Sendable (_ item: ChatItem, _ older: ChatItem?, _ width: Int, _ state: ItemRenderState) -> [StyledLine]
 
 /// The open chat: a window of its items (pages loaded on demand, the rest dropped so memory
 /// stays flat however far back the user scrolls), the scroll position, the item cursor.
@@ -185,10 +169,10 @@ public struct ChatViewState: Sendable {
         while index >= 0 {
             let item = items[index]
             let older = index > 0 ? items[index - 1] : nil
-            let state = ItemDrawState(
-                isCursor: item.itemId == cursorItemId, isSelected: selectedIds.contains(item.itemId),
-                revealed: revealedIds.contains(item.itemId), highlight: highlight,
-                newMessagesLineAbove: item.itemId == firstUnreadId)
+            let state = ItemRenderState(
+                isCursor: item.itemId == cursorItemId, selecting: !selectedIds.isEmpty,
+                isSelected: selectedIds.contains(item.itemId), revealedSecret: revealedIds.contains(item.itemId),
+                searchHighlight: highlight, showsNewMessagesLineAbove: item.itemId == firstUnreadId)
             let lines = layout(item, older, width, state)
             blocks.append((item.itemId, lines))
             if item.itemId == cursorItemId { cursorBlock = (total, total + lines.count) }

@@ -1,0 +1,71 @@
+import Foundation
+import SimpleXChat
+import Synchronization
+
+/// The chat view's layout (`ChatViewLayout`) for the open chat, with the lines of each item
+/// kept until the item, the one above it, the width or its draw state change: a keystroke
+/// redraws the screen without laying out the chat again.
+public final class ChatItemLayouter: Sendable {
+    struct Key: Hashable {
+        let itemId: Int64
+        let width: Int
+        let state: ItemRenderState
+    }
+
+    struct Entry {
+        let item: ChatItem
+        let older: ChatItem?
+        let progress: Int64?
+        let minute: Int
+        let lines: [StyledLine]
+    }
+
+    struct Cache {
+        var settings: ChatViewSettings?
+        var contactName = ""
+        var entries: [Key: Entry] = [:]
+    }
+
+    /// Entries kept (a few screens of items); beyond it the cache starts again.
+    static let capacity = 2_000
+    private let cache = Mutex(Cache())
+
+    public init() {}
+
+    /// A layouter for `contactName`'s chat with `settings`, at `now`, with file progress in
+    /// percent by file id.
+    public func layouter(
+        settings: ChatViewSettings, contactName: String, now: Date, fileProgress: [Int64: Int]
+    ) -> ItemLayouter {
+        cache.withLock { cache in
+            if cache.settings != settings || cache.contactName != contactName {
+                cache = Cache(settings: settings, contactName: contactName)
+            }
+        }
+        // Times and date separators are relative to now: a new minute lays out again.
+        let minute = Int(now.timeIntervalSince1970 / 60)
+        return { [self] item, older, width, state in
+            let progress = item.file.flatMap { file in
+                fileProgress[file.fileId].map { Int64($0) * file.fileSize / 100 }
+            }
+            let key = Key(itemId: item.itemId, width: width, state: state)
+            if let hit = self.cache.withLock({ $0.entries[key] }), hit.item == item, hit.older == older, hit.progress == progress,
+                hit.minute == minute
+            {
+                return hit.lines
+            }
+            let viewItem = ChatViewItem(
+                item, contactName: contactName, userName: settings.userName, fileProgress: progress)
+            let viewOlder = older.map {
+                ChatViewItem($0, contactName: contactName, userName: settings.userName)
+            }
+            let lines = ChatViewLayout.lines(
+                for: viewItem, older: viewOlder, width: width, settings: settings, state: state, now: now)
+            self.cache.withLock { cache in
+                if cache.entries.count >= Self.capacity { cache.entries.removeAll(keepingCapacity: true) }
+                cache.entries[key] = Entry(item: item, older: older, progress: progress, minute: minute, lines: lines)
+            }
+            return lines
+        }
+    }
+}
