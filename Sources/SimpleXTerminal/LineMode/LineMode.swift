@@ -145,32 +145,17 @@ struct LineMode {
         _ content: ClientHandoff.SharedContent, to ref: String, chat: ChatController, session: Session, view: CLIView,
         linkPreviews: Bool, output: @Sendable (String) -> Void
     ) async throws -> String {
-        guard ref.hasPrefix("@"), let id = Int64(ref.dropFirst()), let contact = try? await chat.contact(id: id) else {
+        guard let contact = await SharedContentSender.contact(ref, chat: chat) else {
             throw DBusError.invalidArgs("Share: no chat \(ref) (the line mode has no chat picker: name one, e.g. @12)")
         }
-        guard content.text?.isEmpty == false || !content.files.isEmpty else {
-            throw DBusError.invalidArgs("Share: nothing to send (text or files)")
+        let sent: [ChatItem]
+        do { sent = try await SharedContentSender.send(content, to: contact, chat: chat, linkPreviews: linkPreviews) } catch
+            let failure as SharedContentSender.Failure
+        {
+            throw DBusError.invalidArgs(failure.description)
         }
-        var last: ChatItem?
-        let files = content.files.map { $0.hasPrefix("file://") ? (URL(string: $0)?.path ?? $0) : $0 }
-        // As the share helper makes them: the text with the first file, images with thumbnails.
-        let items: [SharedItem]
-        do {
-            items = try SharedItems.make(
-                text: content.text.flatMap { $0.isEmpty ? nil : $0 }, files: files,
-                writingInto: files.first.map { ($0 as NSString).deletingLastPathComponent } ?? "",
-                linkPreview: linkPreviews ? { LinkPreviews.fetch($0) } : nil)
-        } catch {
-            throw DBusError.invalidArgs("Share: \(error.description)")
-        }
-        for item in items {
-            if let path = item.path {
-                last = try await chat.sendFile(to: contact.localDisplayName, path: path, content: item.content)
-            } else {
-                last = try await chat.send(to: contact.localDisplayName, item.content)
-            }
-            view.item(last!, contact: contact).forEach(output)
-        }
+        for item in sent { view.item(item, contact: contact).forEach(output) }
+        let last = sent.last
         session.setActive(contact.viewName)
         return last.map { "\(ref)/\($0.itemId)" } ?? ref
     }

@@ -1,0 +1,47 @@
+import Foundation
+import SimpleXChat
+import SimpleXDesktop
+
+/// What `Share` brings to a running client (a reply typed into a notification, the share
+/// helper), sent as the share helper makes items: the text with the first file, images with
+/// thumbnails, a link with its preview where the user allows previews. The line mode and the
+/// full-screen client both send through it.
+enum SharedContentSender {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Sends `content` to `contact`; returns the items sent, in order.
+    static func send(
+        _ content: ClientHandoff.SharedContent, to contact: ChatContact, chat: ChatController, linkPreviews: Bool
+    ) async throws -> [ChatItem] {
+        guard content.text?.isEmpty == false || !content.files.isEmpty else {
+            throw Failure(description: "Share: nothing to send (text or files)")
+        }
+        let files = content.files.map { $0.hasPrefix("file://") ? (URL(string: $0)?.path ?? $0) : $0 }
+        let items: [SharedItem]
+        do {
+            items = try SharedItems.make(
+                text: content.text.flatMap { $0.isEmpty ? nil : $0 }, files: files,
+                writingInto: files.first.map { ($0 as NSString).deletingLastPathComponent } ?? "",
+                linkPreview: linkPreviews ? { LinkPreviews.fetch($0) } : nil)
+        } catch {
+            throw Failure(description: "Share: \(error.description)")
+        }
+        var sent: [ChatItem] = []
+        for item in items {
+            if let path = item.path {
+                sent.append(try await chat.sendFile(to: contact.localDisplayName, path: path, content: item.content))
+            } else {
+                sent.append(try await chat.send(to: contact.localDisplayName, item.content))
+            }
+        }
+        return sent
+    }
+
+    /// The contact of chat reference `ref` (`@12`), if there is one.
+    static func contact(_ ref: String, chat: ChatController) async -> ChatContact? {
+        guard ref.hasPrefix("@"), let id = Int64(ref.dropFirst()) else { return nil }
+        return try? await chat.contact(id: id)
+    }
+}
