@@ -71,10 +71,11 @@ enum MediaTools {
         return String(result.output.dropLast())  // zbarimg ends the text with a line break
     }
 
-    /// Writes a `width`×`height` picture, red on its left half and blue on its right, as `format`
-    /// (png, jpeg, webp) with gdk-pixbuf from python3.
+    /// Writes a `width`×`height` picture, red on its left half (or transparent) and blue on its
+    /// right, as `format` (png, jpeg, webp) with gdk-pixbuf from python3.
     static func writeHalfRedHalfBlue(
-        _ path: String, width: Int, height: Int, format: String, in directory: TemporaryDirectory
+        _ path: String, width: Int, height: Int, format: String, transparentLeft: Bool = false,
+        in directory: TemporaryDirectory
     )
         throws
     {
@@ -82,13 +83,17 @@ enum MediaTools {
             import sys, gi
             gi.require_version('GdkPixbuf', '2.0')
             from gi.repository import GdkPixbuf, GLib
-            w, h = int(sys.argv[2]), int(sys.argv[3])
-            row = b''.join(b'\\xff\\x00\\x00' if x < w // 2 else b'\\x00\\x00\\xff' for x in range(w))
-            pixbuf = GdkPixbuf.Pixbuf.new_from_bytes(GLib.Bytes.new(row * h), GdkPixbuf.Colorspace.RGB, False, 8, w, h, w * 3)
+            w, h, alpha = int(sys.argv[2]), int(sys.argv[3]), sys.argv[5] == 'alpha'
+            red, blue = (b'\\xff\\x00\\x00\\x00', b'\\x00\\x00\\xff\\xff') if alpha else (b'\\xff\\x00\\x00', b'\\x00\\x00\\xff')
+            row = b''.join(red if x < w // 2 else blue for x in range(w))
+            n = 4 if alpha else 3
+            pixbuf = GdkPixbuf.Pixbuf.new_from_bytes(GLib.Bytes.new(row * h), GdkPixbuf.Colorspace.RGB, alpha, 8, w, h, w * n)
             pixbuf.savev(sys.argv[1], sys.argv[4], [], [])
             """
         let result = try run(
-            "/usr/bin/python3", ["-c", script, path, "\(width)", "\(height)", format], in: directory)
+            "/usr/bin/python3",
+            ["-c", script, path, "\(width)", "\(height)", format, transparentLeft ? "alpha" : "opaque"],
+            in: directory)
         guard result.status == 0 else {
             throw TestSupportError("python3 could not write \(path) as \(format)")
         }

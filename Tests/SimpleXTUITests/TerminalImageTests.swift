@@ -29,6 +29,19 @@ import TestSupport
         }
     }
 
+    @Test func transparentPartsShowTheTerminalsOwnBackground() throws {
+        let directory = try TemporaryDirectory("image")
+        let path = directory.appending("sticker.png")
+        try MediaTools.writeHalfRedHalfBlue(
+            path, width: 200, height: 100, format: "png", transparentLeft: true, in: directory)
+        let lines = try TerminalImage(contentsOfFile: path).symbols(fitting: CellBox(columns: 20, rows: 5))
+        for line in lines {
+            let cells = Self.cells(line)
+            for cell in cells[0..<8] { #expect(cell == [.default], "left: \(cell)") }
+            for cell in cells[12..<20] { #expect(cell.allSatisfy(Self.isBlue), "right: \(cell)") }
+        }
+    }
+
     @Test func gifShowsItsFirstFrame() throws {
         // Two frames of one pixel, from a two-colour table (red, blue): red first, then blue.
         var gif = Array("GIF89a".utf8) + [0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00]
