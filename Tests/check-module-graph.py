@@ -36,7 +36,7 @@ LAYERS = {
     # The full-screen client's library: the terminal UI layer, below the client's entry points.
     "SimpleXTUI": {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
-        "CUtf8proc", "CChafa", "CQRencode", "CSystem",
+        "CUtf8proc", "CChafa", "CQRencode", "CGdkPixbuf", "CSystem",
     },
     "SimpleXTerminal": {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
