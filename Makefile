@@ -9,10 +9,12 @@ CONFIG ?= debug
 
 # Build: C libraries behind the Swift modules. Tests: a private session bus, the notification
 # server mock, a real Secret Service, gdbus for inspecting the bus, tmux for the terminal UI,
-# systemd-analyze and desktop-file-validate for checking the units and the desktop file.
+# systemd-analyze and desktop-file-validate for checking the units and the desktop file, zbarimg
+# for reading back the QR codes the TUI draws, python3-gi with gdk-pixbuf for writing test images.
 BUILD_PACKAGES := pkg-config libsqlite3-dev libsodium-dev libdbus-1-dev libnotify-dev libgdk-pixbuf-2.0-dev \
   webp-pixbuf-loader libcurl4-openssl-dev libutf8proc-dev libchafa-dev libqrencode-dev
-TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux systemd desktop-file-utils
+TEST_PACKAGES := dbus-daemon python3-dbusmock gnome-keyring libglib2.0-bin tmux systemd desktop-file-utils zbar-tools \
+  python3-gi gir1.2-gdkpixbuf-2.0
 # The relay benchmark compares against Redis PUBLISH/SUBSCRIBE.
 BENCH_PACKAGES := redis-server
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -87,7 +87,7 @@ import TestSupport
         #expect(iterm.contains("width=40;height=10"))
         // Square cells: the same picture takes twice the rows.
         #expect(
-            try image.fittedSize(in: box, cell: CellSize(width: 10, height: 10))
+            try image.fittedSize(in: box, cell: CellPixelSize(width: 10, height: 10))
                 == CellBox(columns: 40, rows: 20))
     }
 

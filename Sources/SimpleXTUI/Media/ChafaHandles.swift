@@ -28,7 +28,7 @@ final class SymbolMapHandle {
 final class CanvasConfigHandle {
     let pointer: OpaquePointer
 
-    init(box: CellBox, cell: CellSize, mode: ImageRendering) throws(MediaError) {
+    init(box: CellBox, cell: CellPixelSize, mode: ImageRendering) throws(MediaError) {
         guard let pointer = chafa_canvas_config_new() else {
             throw MediaError(subject: "image", reason: .libraryFailure("chafa_canvas_config_new"))
         }

@@ -13,7 +13,7 @@ public struct CellBox: Hashable, Sendable {
 
 /// The pixels of one terminal cell, which set an image's aspect in cells and the pixel size of
 /// what graphics protocols send.
-public struct CellSize: Hashable, Sendable {
+public struct CellPixelSize: Hashable, Sendable {
     public var width: Int
     public var height: Int
     public init(width: Int, height: Int) {
@@ -21,7 +21,7 @@ public struct CellSize: Hashable, Sendable {
         self.height = height
     }
     /// Cells are about twice as tall as wide; the terminal layer gives the real size when it knows it.
-    public static let typical = CellSize(width: 10, height: 20)
+    public static let typical = CellPixelSize(width: 10, height: 20)
 }
 
 /// An image encoded for a graphics protocol: the bytes to write with the cursor at the top-left
@@ -68,7 +68,7 @@ public struct TerminalImage: Sendable {
     }
 
     /// The cells the image takes in `box`: as large as fits, its aspect kept.
-    public func fittedSize(in box: CellBox, cell: CellSize = .typical) throws(MediaError) -> CellBox {
+    public func fittedSize(in box: CellBox, cell: CellPixelSize = .typical) throws(MediaError) -> CellBox {
         guard box.columns > 0, box.rows > 0, cell.width > 0, cell.height > 0 else {
             throw MediaError(subject: name, reason: .emptyBox(columns: box.columns, rows: box.rows))
         }
@@ -82,7 +82,7 @@ public struct TerminalImage: Sendable {
     }
 
     /// The image as `rendering` draws it in `box`.
-    public func render(_ rendering: ImageRendering, fitting box: CellBox, cell: CellSize = .typical)
+    public func render(_ rendering: ImageRendering, fitting box: CellBox, cell: CellPixelSize = .typical)
         throws(MediaError)
         -> RenderedImage
     {
@@ -93,7 +93,7 @@ public struct TerminalImage: Sendable {
     }
 
     /// The image as lines of characters in truecolor: one line per row of the fitted size.
-    public func symbols(fitting box: CellBox, using symbols: SymbolSet = .unicode, cell: CellSize = .typical)
+    public func symbols(fitting box: CellBox, using symbols: SymbolSet = .unicode, cell: CellPixelSize = .typical)
         throws(MediaError) -> [StyledLine]
     {
         let size = try fittedSize(in: box, cell: cell)
@@ -117,7 +117,7 @@ public struct TerminalImage: Sendable {
     }
 
     /// The image as the bytes of a graphics protocol, for the fitted size's cells.
-    public func graphics(_ kind: GraphicsProtocol, fitting box: CellBox, cell: CellSize = .typical)
+    public func graphics(_ kind: GraphicsProtocol, fitting box: CellBox, cell: CellPixelSize = .typical)
         throws(MediaError)
         -> GraphicsImage
     {
@@ -128,7 +128,7 @@ public struct TerminalImage: Sendable {
         return GraphicsImage(bytes: bytes, columns: size.columns, rows: size.rows)
     }
 
-    private func makeCanvas(_ size: CellBox, cell: CellSize, mode: ImageRendering) throws(MediaError)
+    private func makeCanvas(_ size: CellBox, cell: CellPixelSize, mode: ImageRendering) throws(MediaError)
         -> CanvasHandle
     {
         do {

@@ -9,7 +9,7 @@ public final class TerminalImageCache: Sendable {
         let path: String
         let box: CellBox
         let rendering: ImageRendering
-        let cell: CellSize
+        let cell: CellPixelSize
     }
 
     struct Entry {
@@ -33,7 +33,7 @@ public final class TerminalImageCache: Sendable {
     /// The image at `path` drawn in `box`: from the cache, or decoded and drawn now (outside the
     /// lock, so other images are served meanwhile).
     public func image(
-        atPath path: String, fitting box: CellBox, as rendering: ImageRendering, cell: CellSize = .typical
+        atPath path: String, fitting box: CellBox, as rendering: ImageRendering, cell: CellPixelSize = .typical
     ) throws(MediaError) -> RenderedImage {
         let key = Key(path: path, box: box, rendering: rendering, cell: cell)
         let cached = state.withLock { state -> Result<RenderedImage, MediaError>? in
