@@ -128,6 +128,56 @@ import Testing
         #expect(Self.sameSettings(pty.termios(), original))
     }
 
+    /// A child process (forked: it inherits the pty) enters the session and is sent `signo`; it
+    /// must die of that signal, and the terminal must be back as it was.
+    @Test(arguments: [SIGTERM, SIGHUP, SIGSEGV])
+    func aSignalRestoresTheTerminalAndTheProcessDiesOfIt(signo: Int32) throws {
+        let pty = try Pty()
+        let original = pty.termios()
+        let session = try TerminalSession(descriptor: pty.slave)
+        // Run the path once here, so the child does no first-time runtime work after fork().
+        try session.enter()
+        session.leave()
+        _ = pty.output {
+            $0.count >= TerminalSession.enterSequence.count + TerminalSession.leaveSequence.count
+        }
+
+        let child = fork()
+        if child == 0 {
+            // The forking thread may be a Dispatch worker that blocks signals: unblock this one.
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, signo)
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            // A crash is passed on to the handler before ours: here the default (the test runner's
+            // is Swift's backtracer, which would print a backtrace and exit on its own terms).
+            if signo == SIGSEGV { signal(SIGSEGV, SIG_DFL) }
+            do { try session.enter() } catch { _exit(3) }
+            kill(getpid(), signo)
+            _exit(4)  // not reached when the handler re-raises
+        }
+        #expect(child > 0)
+        var status: Int32 = 0
+        let deadline = ContinuousClock.now + .seconds(20)
+        var reaped: Int32 = 0
+        while reaped == 0, ContinuousClock.now < deadline {
+            reaped = waitpid(child, &status, WNOHANG)
+            if reaped == 0 { usleep(10_000) }
+        }
+        if reaped == 0 {
+            kill(child, SIGKILL)
+            waitpid(child, &status, 0)
+            Issue.record("the child did not end")
+            return
+        }
+        // WIFSIGNALED / WTERMSIG are macros: the low 7 bits are the signal, 0 for a normal exit.
+        #expect(status & 0x7F == signo)
+        let written = pty.output { Self.contains($0, TerminalSession.leaveSequence) }
+        #expect(Self.contains(written, TerminalSession.enterSequence))
+        #expect(Self.contains(written, TerminalSession.leaveSequence))
+        #expect(Self.sameSettings(pty.termios(), original))
+    }
+
     @Test func onlyOneSessionIsEnteredAtATime() throws {
         let first = try Pty()
         let second = try Pty()
