@@ -61,7 +61,10 @@ if [ "$session_bus" = yes ] && ! alive "$nse_pid"; then
 fi
 
 status=0
-SIMPLEX_DEFAULT_SERVER="$address" "$bin/simplex-chat" --cli "$@" || status=$?
+# The full-screen client on a terminal; the line mode when make run is not on one (a script).
+mode=()
+[ -t 0 ] && [ -t 1 ] || mode=(--cli)
+SIMPLEX_DEFAULT_SERVER="$address" "$bin/simplex-chat" "${mode[@]}" "$@" || status=$?
 if [ "$session_bus" = yes ]; then
   if alive "$nse_pid"; then
     echo "make run: the notification service (pid $(cat "$nse_pid")) and the local relay (pid $server) keep" \

@@ -18,14 +18,23 @@ public enum ClientCommand: Equatable, Sendable {
     case notifications(NotificationMode?)
     /// `-e '<command>'`: runs one chat command (SimpleX syntax) and prints its JSON response.
     case execute(String, servers: [String])
+    /// No command: the full-screen client, with the same options as the line mode.
+    case fullScreen(servers: [String], open: String? = nil, connect: String? = nil)
 
     /// Parses the arguments after the program name; a mistake is a one-line `UsageError`.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ClientCommand {
         if arguments.contains("--cli") || arguments.contains("-e") || arguments.contains("--execute") {
             return try chatSession(arguments)
         }
+        if let first = arguments.first, first.hasPrefix("-s") || first == "--server" || first == "--open" || isChatLink(first) {
+            guard case .lineMode(let servers, let open, let connect) = try chatSession(["--cli"] + arguments) else {
+                throw UsageError("unexpected arguments: see simplex-chat --help")
+            }
+            return .fullScreen(servers: servers, open: open, connect: connect)
+        }
         switch arguments.first {
-        case nil, "status": return try noMore(arguments.dropFirst(), .status)
+        case nil: return .fullScreen(servers: [])
+        case "status": return try noMore(arguments.dropFirst(), .status)
         case "-h", "--help", "help": return .help
         case "--version": return .version
         case "notifications":
@@ -116,6 +125,9 @@ public enum ClientCommand: Equatable, Sendable {
         SimpleX Chat for Linux: private messaging in the terminal.
 
         commands:
+          (none) [-s smp://...]... [--open @12] [simplex:/...]
+                                      the full-screen client: chat list, chats, compose (F1 or ? inside
+                                      lists the keys); options as for --cli
           --cli [-s smp://...]... [simplex:/...]
                                       the chat in line mode, as the SimpleX terminal CLI (-s/--server:
                                       your relays, repeatable, kept for next time; /help inside;
@@ -130,7 +142,6 @@ public enum ClientCommand: Equatable, Sendable {
                                       instant (the service stays connected), periodic (it checks every
                                       10 minutes), off; enables the systemd user units to match
           status                      open the group directory, keychain and database and show their state
-                                      (the default)
           defaults [list]             show the shared settings (GroupDefaults) and process states
           defaults get <key>          print one setting
           defaults set <key> <value>  change one setting

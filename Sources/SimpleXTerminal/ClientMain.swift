@@ -43,6 +43,8 @@ public struct ClientMain: Sendable {
                 environment: environment, servers: servers, open: open, connect: connect, output: output,
                 errors: errors
             ).run()
+        case .fullScreen(let servers, let open, let connect):
+            return await TUIMode(environment: environment, servers: servers, open: open, connect: connect, errors: errors).run()
         case .notifications(let mode):
             return await NotificationsCommand(environment: environment, output: output, errors: errors).run(mode)
         case .execute(let text, let servers):

@@ -127,3 +127,8 @@ struct ClientFailure: Error, CustomStringConvertible {
         self = error as? ClientFailure ?? ClientFailure("\(error)")
     }
 }
+
+// The full-screen client starts the core from a closure (after the first profile is made).
+// What that closure uses is immutable (the container) or Sendable (the handoff, the secrets);
+// the lock is only touched by `close()`, which the owner calls once the client has ended.
+extension CoreAccess: @unchecked Sendable {}

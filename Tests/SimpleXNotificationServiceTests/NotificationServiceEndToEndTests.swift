@@ -495,7 +495,7 @@ struct NotificationServiceActionTests {
         #expect(await eventually { FileManager.default.fileExists(atPath: recorded) })
         try await Task.sleep(for: .milliseconds(200))
         let arguments = try String(contentsOfFile: recorded, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(arguments == ["-e", try BuiltProducts.path("simplex-chat"), "--cli", "--open", "@1"])
+        #expect(arguments == ["-e", try BuiltProducts.path("simplex-chat"), "--open", "@1"])
         #expect(try await service.stop() == 0)
         try await users.bob.quit()
     }

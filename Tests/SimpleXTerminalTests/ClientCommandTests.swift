@@ -4,7 +4,10 @@ import Testing
 
 @Suite struct ClientCommandTests {
     @Test func parsesEachCommand() throws {
-        #expect(try ClientCommand.parse([]) == .status)
+        #expect(try ClientCommand.parse([]) == .fullScreen(servers: []))
+        #expect(try ClientCommand.parse(["status"]) == .status)
+        #expect(try ClientCommand.parse(["--open", "@3"]) == .fullScreen(servers: [], open: "@3"))
+        #expect(try ClientCommand.parse(["-s", "smp://k@h", "simplex:/x"]) == .fullScreen(servers: ["smp://k@h"], connect: "simplex:/x"))
         #expect(try ClientCommand.parse(["status"]) == .status)
         #expect(try ClientCommand.parse(["--help"]) == .help)
         #expect(try ClientCommand.parse(["-h"]) == .help)

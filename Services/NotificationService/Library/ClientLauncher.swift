@@ -2,7 +2,7 @@ import Foundation
 import SimpleXDesktop
 import SimpleXSystem
 
-/// Starts `simplex-chat --cli --open <chat>` in a terminal emulator, for a notification clicked
+/// Starts `simplex-chat --open <chat>` (the full-screen client) in a terminal emulator, for a notification clicked
 /// while the client is not running.
 ///
 /// The terminal is `SIMPLEX_TERMINAL` when set (a program taking `-e <command> <arguments>...`),
@@ -22,7 +22,7 @@ struct ClientLauncher {
             throw Failure(
                 description: "cannot open the chat: no terminal emulator found (set SIMPLEX_TERMINAL, or install one)")
         }
-        return [terminal, "-e", client(), "--cli", "--open", ref]
+        return [terminal, "-e", client(), "--open", ref]
     }
 
     func launch(open ref: String) throws(Failure) {

@@ -21,12 +21,3 @@ public enum NamedKey: Equatable, Sendable {
     case enter, tab, backspace, escape, up, down, left, right, home, end, pageUp, pageDown, delete, insert
     case function(Int)
 }
-
-/// Modifiers reported with a named key.
-public struct KeyModifiers: OptionSet, Equatable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let shift = KeyModifiers(rawValue: 1)
-    public static let alt = KeyModifiers(rawValue: 2)
-    public static let control = KeyModifiers(rawValue: 4)
-}

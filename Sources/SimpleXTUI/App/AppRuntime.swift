@@ -1,0 +1,177 @@
+import Foundation
+import Glibc
+import SimpleXChat
+import SimpleXSystem
+import Synchronization
+
+/// Runs the full-screen client: the terminal's events, the core's events and effect results go
+/// into one queue; each batch is applied to the model, its effects started, and one frame
+/// drawn for the whole batch (so frames coalesce under load, and nothing runs between events).
+public final class AppRuntime: Sendable {
+    let session: TerminalSession
+    let environment: [String: String]
+    /// Where `$EDITOR`'s temporary file goes (the group's tmp directory, 0700).
+    let temporaryDirectory: String
+    private let inbox = Mutex<[AppEvent]>([])
+    private let wake: AsyncStream<Void>
+    private let wakeContinuation: AsyncStream<Void>.Continuation
+    private let effectQueue: AsyncStream<AppEffect>
+    private let effectContinuation: AsyncStream<AppEffect>.Continuation
+    /// The effect runner: nil until the chat core runs (before the first profile is made).
+    private let runner = Mutex<AppEffects?>(nil)
+
+    public init(session: TerminalSession, environment: [String: String], temporaryDirectory: String) {
+        self.session = session
+        self.environment = environment
+        self.temporaryDirectory = temporaryDirectory
+        (wake, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (effectQueue, effectContinuation) = AsyncStream.makeStream(of: AppEffect.self)
+    }
+
+    /// Queues an event from any thread (the core, the bus, an effect's result).
+    public func post(_ event: AppEvent) {
+        inbox.withLock { $0.append(event) }
+        wakeContinuation.yield()
+    }
+
+    /// Runs until the user quits; the terminal is restored on the way out.
+    /// `createProfile` makes the first profile and starts the core (first run).
+    public func run(
+        model initial: AppModel, layout: ItemLayouter? = nil, effects: AppEffects?,
+        createProfile: @escaping @Sendable (String) async throws -> (ChatUser, AppEffects)
+    ) async throws(SystemError) {
+        try session.enter()
+        defer { session.leave() }
+        var model = initial
+        if let size = try? session.size() {
+            model.width = size.width
+            model.height = size.height
+        }
+        runner.withLock { $0 = effects }
+        let view = AppView(layout: layout)
+        var renderer = Renderer(colors: ColorCapability.detect(environment: environment))
+        let reader = Task { [session] in
+            for await event in session.events() {
+                switch event {
+                case .input(let input): KeyInput.from(input).forEach { post(.key($0)) }
+                case .resize(let width, let height): post(.resize(width: width, height: height))
+                }
+            }
+        }
+        let ticker = Task {
+            while !Task.isCancelled {
+                let seconds = 60 - Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+                try? await Task.sleep(for: .seconds(seconds))
+                post(.tick(Date()))
+            }
+        }
+        let effectWorker = Task { [effectQueue] in
+            for await effect in effectQueue {
+                guard let current = self.runner.withLock({ $0 }) else { continue }
+                await current.run(effect)
+            }
+        }
+        defer {
+            reader.cancel()
+            ticker.cancel()
+            effectWorker.cancel()
+            effectContinuation.finish()
+        }
+        if effects != nil { effectContinuation.yield(.loadChatList) }
+        draw(&model, view: view, renderer: &renderer)
+        var iterator = wake.makeAsyncIterator()
+        while model.running {
+            guard await iterator.next() != nil else { break }
+            let batch = inbox.withLock { events in
+                defer { events.removeAll(keepingCapacity: true) }
+                return events
+            }
+            var effects: [AppEffect] = []
+            for event in batch {
+                if case .resize = event { renderer.invalidate() }
+                effects += model.update(event)
+            }
+            for effect in effects { await perform(effect, model: &model, renderer: &renderer, createProfile: createProfile) }
+            if model.running { draw(&model, view: view, renderer: &renderer) }
+        }
+    }
+
+    /// Effects the runtime does itself (they need the terminal); the rest go to the core's queue.
+    private func perform(
+        _ effect: AppEffect, model: inout AppModel, renderer: inout Renderer,
+        createProfile: @escaping @Sendable (String) async throws -> (ChatUser, AppEffects)
+    ) async {
+        switch effect {
+        case .quit:
+            model.running = false
+        case .suspend:
+            try? session.suspend()
+            renderer.invalidate()
+            if let size = try? session.size() {
+                model.width = size.width
+                model.height = size.height
+            }
+        case .copy(let text):
+            // OSC 52 reaches the clipboard through the terminal (over ssh too); the runner also
+            // tries wl-copy / xclip.
+            let encoded = Data(text.utf8).base64EncodedString()
+            try? session.write(Array("\u{1B}]52;c;\(encoded)\u{07}".utf8))
+            effectContinuation.yield(effect)
+        case .openEditor(let text):
+            let edited = editExternally(text)
+            renderer.invalidate()
+            post(.editorClosed(edited))
+        case .createProfile(let name):
+            do {
+                let (user, effects) = try await createProfile(name)
+                runner.withLock { $0 = effects }
+                post(.profileCreated(user))
+            } catch {
+                post(.failed("could not create the profile: \(error)"))
+            }
+        case .saveDraft:
+            break
+        default:
+            effectContinuation.yield(effect)
+        }
+    }
+
+    private func draw(_ model: inout AppModel, view: AppView, renderer: inout Renderer) {
+        let screen = view.draw(&model)
+        if screen.wantsOlder, let chat = model.chat, let oldest = chat.items.first {
+            model.chat?.loading = true
+            effectContinuation.yield(.loadOlder(contactId: chat.contact.contactId, before: oldest.itemId, count: ChatViewState.pageSize))
+        } else if screen.wantsNewer, let chat = model.chat, let newest = chat.items.last {
+            model.chat?.loading = true
+            effectContinuation.yield(.loadNewer(contactId: chat.contact.contactId, after: newest.itemId, count: ChatViewState.pageSize))
+        }
+        let frame = Frame(
+            width: model.width, height: model.height, lines: screen.lines,
+            cursor: screen.cursor.map { ScreenPosition(row: $0.row, column: $0.column) })
+        let bytes = renderer.render(frame)
+        if !bytes.isEmpty { try? session.write(bytes) }
+    }
+
+    /// `$VISUAL` / `$EDITOR` (else vi) on a 0600 temporary file with the draft; the text after it
+    /// exits with status 0, nil otherwise. The terminal is handed to the editor meanwhile.
+    private func editExternally(_ text: String) -> String? {
+        let path = temporaryDirectory + "/draft-\(UUID().uuidString).txt"
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            return nil
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let editor = environment["VISUAL"] ?? environment["EDITOR"] ?? "vi"
+        session.leave()
+        defer { try? session.enter() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \(editor) \"$1\"", "editor", path]
+        process.environment = environment
+        do { try process.run() } catch { return nil }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: path) else { return nil }
+        var edited = String(decoding: data, as: UTF8.self)
+        if edited.hasSuffix("\n") { edited.removeLast() }
+        return edited
+    }
+}
