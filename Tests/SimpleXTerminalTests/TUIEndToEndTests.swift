@@ -92,3 +92,122 @@ struct TUIEndToEndTests {
         try await bob.quit()
     }
 }
+
+extension TUIEndToEndTests {
+    /// A PNG of `width`×`height` pixels, left half red and right half blue (written with
+    /// python3's zlib: no image library needed to make one).
+    static func writePNG(_ path: String, width: Int = 64, height: Int = 32) async throws {
+        let script = """
+            import struct, sys, zlib
+            w, h = \(width), \(height)
+            rows = b"".join(b"\\x00" + b"".join((b"\\xff\\x00\\x00" if x < w // 2 else b"\\x00\\x00\\xff") for x in range(w)) for y in range(h))
+            def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+            png = b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+            open(sys.argv[1], "wb").write(png)
+            """
+        let process = try ChildProcess("/usr/bin/python3", ["-c", script, path])
+        _ = try await process.wait(timeout: .seconds(20))
+    }
+
+    @Test func scrollBackResizePasteFilesAndImagesBothWaysAndTermRestoresTheTerminal() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await TUIUser("alice", relay: relay)
+        let bob = try await TUIUser("bob", relay: relay)
+        try await TUIUser.connect(alice, bob)
+        try await openFirstChat(alice, named: "bob")
+        try await openFirstChat(bob, named: "alice")
+
+        // 130 messages from bob: more than two pages of the chat.
+        var keys: [String] = []
+        for n in 1...130 { keys += ["message \(n) of many", "Enter"] }
+        try await bob.tmux(["send-keys", "-t", "tui"] + keys)
+        try await alice.waitFor("message 130 of many")
+        // Page Up until the first one: older pages are loaded as the view reaches them.
+        var screen = ""
+        for _ in 0..<60 {
+            try await alice.press("PPage")
+            screen = try await alice.screen()
+            if screen.contains("message 1 of many") { break }
+        }
+        #expect(screen.contains("message 1 of many"), "\(screen)")
+        #expect(!screen.contains("│ message 130 of many"))
+        #expect(screen.contains("↓"), "no way back down shown: \(screen)")
+        // Down again to the newest (in the chat pane: the list's preview shows it all along).
+        for _ in 0..<60 {
+            try await alice.press("NPage")
+            screen = try await alice.screen()
+            if screen.contains("│ message 130 of many") { break }
+        }
+        #expect(screen.contains("│ message 130 of many"))
+
+        // Narrow: the chat alone; Esc shows the list alone.
+        try await alice.tmux(["resize-window", "-t", "tui", "-x", "60", "-y", "30"])
+        let narrow = try await alice.waitUntil("the narrow chat") { !$0.contains("│") && $0.contains("message 130 of many") }
+        #expect(!narrow.contains(" Chats"))
+        try await alice.press("Escape")
+        try await alice.waitUntil("the list alone") { $0.contains(" Chats") && !$0.contains("> Message") }
+        try await alice.press("Enter")
+        try await alice.tmux(["resize-window", "-t", "tui", "-x", "120", "-y", "36"])
+        try await alice.waitUntil("both panes again") { $0.contains(" Chats") && $0.contains("message 130 of many") }
+
+        // A pasted newline does not send: the text waits in the field.
+        try await alice.paste("pasted line one\npasted line two")
+        try await alice.waitUntil("both pasted lines") { $0.contains("> pasted line one") && $0.contains("pasted line two") }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!(try await bob.screen()).contains("pasted line"))
+        try await alice.press("Enter")
+        try await bob.waitFor("pasted line two")
+
+        // A file, alice → bob: attached by path, received with s, saved to Downloads with s.
+        let payload = alice.directory.appending("report 2026.txt")
+        let bytes = (0..<40_000).map { _ in UInt8.random(in: 0...255) }
+        FileManager.default.createFile(atPath: payload, contents: Data(bytes))
+        try await alice.press("C-t")
+        try await alice.waitFor("Attach a file")
+        try await alice.type(payload)
+        try await alice.press("Enter")
+        try await bob.waitFor("report 2026.txt")
+        try await bob.press("Up")
+        try await bob.press("s")
+        try await bob.waitFor("receiving report 2026.txt")
+        let saved = bob.directory.appending("Downloads/report 2026.txt")
+        #expect(await eventually(timeout: .seconds(30), every: .milliseconds(300)) {
+            try? await bob.press("s")
+            return FileManager.default.contents(atPath: saved) != nil
+        })
+        #expect(FileManager.default.contents(atPath: saved).map(Array.init) == bytes)
+        try await bob.press("Escape")
+
+        // An image, bob → alice: accepted automatically and drawn in the chat with blocks.
+        let picture = bob.directory.appending("red-blue.png")
+        try await Self.writePNG(picture)
+        try await bob.press("C-t")
+        try await bob.waitFor("Attach a file")
+        try await bob.type(picture)
+        try await bob.press("Enter")
+        // Red on the left of each row of the picture, blue on its right (256 colours: 196, 21).
+        var styled: [String] = []
+        let drawn = await eventually(timeout: .seconds(30), every: .milliseconds(200)) {
+            styled = (try? await alice.tmux(["capture-pane", "-e", "-p", "-t", "tui"])) ?? []
+            return styled.filter { row in
+                guard let red = row.range(of: ";5;196m"), let blue = row.range(of: ";5;21m") else { return false }
+                return red.lowerBound < blue.lowerBound
+            }.count >= 3
+        }
+        #expect(drawn, "no red and blue picture on alice's screen: \(styled.joined(separator: "\n").debugDescription)")
+
+        // kill -TERM: the client goes, the terminal is back in cooked mode on the main screen.
+        let pane = try await alice.tmux(["display-message", "-p", "-t", "tui", "#{pane_pid}"])
+        let shell = Int32(pane.first ?? "") ?? 0
+        let children = try ChildProcess("/usr/bin/pgrep", ["-P", "\(shell)", "simplex-chat"])
+        _ = try await children.wait(timeout: .seconds(10))
+        let pid = Int32(children.allOutput.first ?? "") ?? 0
+        #expect(pid > 0)
+        kill(pid, SIGTERM)
+        let after = try await alice.waitFor("TTY=")
+        #expect(after.contains("EXIT=143"), "\(after)")
+        #expect(after.contains("TTY=icanon"), "\(after)")
+        #expect(try await alice.tmux(["display-message", "-p", "-t", "tui", "#{alternate_on}"]) == ["0"])
+        try await bob.quit()
+    }
+}

@@ -22,6 +22,8 @@ public final class TUIUser: Sendable {
         environment["TERM"] = "xterm-256color"
         environment["HOME"] = directory.path
         environment["LANG"] = "C.UTF-8"
+        // The test runner sets NO_COLOR; a user's terminal has colours.
+        environment["NO_COLOR"] = ""
         environment.merge(extra) { $1 }
         let command =
             ["env"] + environment.map { "\($0.key)=\($0.value)" }.sorted()

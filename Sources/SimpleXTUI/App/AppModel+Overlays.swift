@@ -12,7 +12,7 @@ extension AppModel {
             return []
         }
         switch top {
-        case .help:
+        case .help, .qrCode:
             return []
         case .info(let title, let lines, let scroll):
             switch key {
@@ -26,6 +26,11 @@ extension AppModel {
             if case .character("c") = key {
                 status = ("copied", false)
                 return [.copy(link)]
+            }
+            if case .character("q") = key {
+                overlays.append(.link(title: title, link: link))
+                overlays.append(.qrCode(link))
+                return []
             }
             overlays.append(.link(title: title, link: link))
             return []

@@ -83,6 +83,8 @@ public enum Overlay: Sendable {
     case request(RequestDialog)
     /// A question answered with y / n; yes runs the effects.
     case confirm(question: String, effects: [AppEffect])
+    /// A link's QR code, drawn as large as it needs (from a link dialog, `q`).
+    case qrCode(String)
 }
 
 /// A contact request: accept, accept incognito (a random profile), or reject.
@@ -127,6 +129,8 @@ public struct AppModel: Sendable {
     public var now: Date
     /// The terminal has focus (focus reporting); notifications are shown while it has not.
     public var terminalFocused = true
+    /// `NO_COLOR`: QR codes are drawn with characters only.
+    public var noColor = false
     public var running = true
     /// Percent done of the file transfers in progress, by file id.
     public var fileProgress: [Int64: Int] = [:]

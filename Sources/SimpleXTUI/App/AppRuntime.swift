@@ -48,7 +48,7 @@ public final class AppRuntime: Sendable {
             model.height = size.height
         }
         runner.withLock { $0 = effects }
-        let view = AppView(layout: layout)
+        let view = AppView(layout: layout, symbols: SymbolSet.detect(environment: environment))
         var renderer = Renderer(colors: ColorCapability.detect(environment: environment))
         let reader = Task { [session] in
             for await event in session.events() {

@@ -7,11 +7,12 @@ public struct AppView: Sendable {
     public var theme = AppTheme()
     /// The items' layout: the chat view's (`ChatViewLayout`, cached) unless a test gives its own.
     let layout: ItemLayouter?
-    let layouter = ChatItemLayouter()
+    let layouter: ChatItemLayouter
 
-    public init(layout: ItemLayouter? = nil, theme: AppTheme = AppTheme()) {
+    public init(layout: ItemLayouter? = nil, theme: AppTheme = AppTheme(), symbols: SymbolSet = .unicode) {
         self.layout = layout
         self.theme = theme
+        layouter = ChatItemLayouter(symbols: symbols)
     }
 
     /// Rows of the screen and where the cursor goes (nil: hidden).
@@ -63,7 +64,9 @@ public struct AppView: Sendable {
         while screen.lines.count < bodyHeight { screen.lines.append(StyledLine()) }
         screen.lines = Array(screen.lines.prefix(bodyHeight))
         screen.lines.append(bottomLine(state, width: width))
-        if let overlay = state.overlays.last {
+        if case .qrCode(let link) = state.overlays.last {
+            screen = Screen(lines: qrScreen(link, width: width, height: height, noColor: state.noColor), cursor: nil)
+        } else if let overlay = state.overlays.last {
             drawOverlay(overlay, on: &screen, width: width, height: height, state: state)
         }
         return screen
@@ -133,6 +136,30 @@ public struct AppView: Sendable {
         return lines
     }
 
+    /// A link's QR code on the whole screen, centred, or why it does not fit.
+    private func qrScreen(_ link: String, width: Int, height: Int, noColor: Bool) -> [StyledLine] {
+        var lines: [StyledLine]
+        do {
+            let code = try QRCode(link, maxWidth: width)
+            lines = code.lines(noColor ? .lightInk : .colors)
+        } catch {
+            lines = [StyledLine(" \(error)", Style(foreground: theme.error))]
+        }
+        if lines.count > height - 1 || (lines.first?.width ?? 0) > width {
+            lines = [
+                StyledLine(" The QR code needs \(lines.first?.width ?? 0)×\(lines.count + 1) cells; this terminal is \(width)×\(height).", Style(foreground: theme.warning)),
+                StyledLine(" Enlarge the window or make the font smaller, or copy the link (c).", Style(foreground: theme.secondary)),
+            ]
+        }
+        let left = max(0, (width - (lines.first?.width ?? 0)) / 2)
+        let top = max(0, (height - 1 - lines.count) / 2)
+        var screen = Array(repeating: StyledLine(), count: top)
+        screen += lines.map { StyledLine(String(repeating: " ", count: left)).appending($0) }
+        while screen.count < height - 1 { screen.append(StyledLine()) }
+        screen.append(StyledLine(" Scan it with SimpleX Chat on your phone · Esc returns", Style(foreground: theme.secondary)))
+        return screen
+    }
+
     // MARK: - The bottom line
 
     private func bottomLine(_ state: AppModel, width: Int) -> StyledLine {
@@ -178,7 +205,7 @@ public struct AppView: Sendable {
         case .link(let title, let link):
             content = StyledLine.wrap([TextRun(" " + title, Style(attributes: .bold))], width: inner)
             content += StyledLine.wrap([TextRun(link, Style(foreground: theme.link, attributes: .underline, link: link))], width: inner)
-            content.append(StyledLine(" Enter opens it · c copies · Esc closes", Style(foreground: theme.secondary)))
+            content.append(StyledLine(" Enter opens it · c copies · q shows the QR code · Esc closes", Style(foreground: theme.secondary)))
         case .prompt(let prompt):
             content = [StyledLine(" " + prompt.title, Style(attributes: .bold))]
             let field = prompt.field.lines(width: inner - 1, maxRows: 3, placeholder: "", style: theme.compose)
@@ -194,6 +221,8 @@ public struct AppView: Sendable {
             content = dialog.lines(width: inner)
         case .confirm(let question, _):
             content = [StyledLine(" " + question, Style(attributes: .bold))]
+        case .qrCode:
+            return
         }
         content = content.prefix(max(1, height - 2)).map { $0.truncated(to: inner).padded(to: inner) }
         let top = max(0, (height - content.count - 2) / 2)

@@ -30,7 +30,10 @@ public final class ChatItemLayouter: Sendable {
     static let capacity = 2_000
     private let cache = Mutex(Cache())
 
-    public init() {}
+    /// How images are drawn in cells (Unicode blocks, or ASCII where the locale is not UTF-8).
+    let symbols: SymbolSet
+
+    public init(symbols: SymbolSet = .unicode) { self.symbols = symbols }
 
     /// A layouter for `contactName`'s chat with `settings`, at `now`, with file progress in
     /// percent by file id.
@@ -54,18 +57,45 @@ public final class ChatItemLayouter: Sendable {
             {
                 return hit.lines
             }
+            let picture = self.picture(item, width: width)
             let viewItem = ChatViewItem(
-                item, contactName: contactName, userName: settings.userName, fileProgress: progress)
+                item, contactName: contactName, userName: settings.userName, fileProgress: progress,
+                mediaCells: picture.map { CellSize(columns: $0.box.columns, rows: $0.box.rows) })
             let viewOlder = older.map {
                 ChatViewItem($0, contactName: contactName, userName: settings.userName)
             }
-            let lines = ChatViewLayout.lines(
+            var laidOut = ChatViewLayout.layout(
                 for: viewItem, older: viewOlder, width: width, settings: settings, state: state, now: now)
+            if let picture, let media = laidOut.media, let drawn = try? picture.image.symbols(fitting: picture.box, using: self.symbols) {
+                // The image drawn into the box the layout left for it.
+                for (row, line) in drawn.enumerated() where media.line + row < laidOut.lines.count {
+                    let target = laidOut.lines[media.line + row]
+                    laidOut.lines[media.line + row] = target.overlaid(line, at: media.column, totalWidth: max(target.width, media.column + line.width))
+                }
+            }
+            let lines = laidOut.lines
             self.cache.withLock { cache in
                 if cache.entries.count >= Self.capacity { cache.entries.removeAll(keepingCapacity: true) }
                 cache.entries[key] = Entry(item: item, older: older, progress: progress, minute: minute, lines: lines)
             }
             return lines
         }
+    }
+
+    /// The picture of an image item: the received or sent file once it is all here, else the
+    /// thumbnail the message carries; fitted to at most 40×12 cells (less in a narrow chat).
+    private func picture(_ item: ChatItem, width: Int) -> (image: TerminalImage, box: CellBox)? {
+        guard case .image(_, let thumbnail) = item.content, !item.deleted else { return nil }
+        var image: TerminalImage?
+        if let file = item.file, let path = file.filePath, file.status == .rcvComplete || file.direction == .sent {
+            image = try? TerminalImage(contentsOfFile: path)
+        }
+        if image == nil, let comma = thumbnail.firstIndex(of: ","), let data = Data(base64Encoded: String(thumbnail[thumbnail.index(after: comma)...])) {
+            image = try? TerminalImage(data: Array(data), name: "thumbnail")
+        }
+        guard let image else { return nil }
+        let box = CellBox(columns: max(4, min(40, width - 6)), rows: 12)
+        guard let fitted = try? image.fittedSize(in: box), fitted.columns > 0, fitted.rows > 0 else { return nil }
+        return (image, fitted)
     }
 }
