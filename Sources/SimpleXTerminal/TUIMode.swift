@@ -93,9 +93,14 @@ struct TUIMode {
             }
         }
         await chat.start()
+        // Notifications while the client holds the core, on the session bus's notification server.
+        let notifier: ClientNotifier? =
+            environment["DBUS_SESSION_BUS_ADDRESS"] == nil
+            ? nil : ClientNotifier(presenter: NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(5)), defaults: defaults)
+        await notifier?.listen { runtime.post(.openRequested($0)) }
         let effects = AppEffects(
-            chat: chat, groupDirectory: access.container.path, environment: environment, chatRead: chatRead,
-            report: { runtime.post($0) })
+            chat: chat, groupDirectory: access.container.path, environment: environment, notifier: notifier,
+            chatRead: chatRead, report: { runtime.post($0) })
         await started.set(chat: chat, effects: effects, forwarder: forwarder)
         await access.exportChatMethods(
             openChat: { ref in runtime.post(.openRequested(ref)) },

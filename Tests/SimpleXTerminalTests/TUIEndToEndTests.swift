@@ -211,3 +211,39 @@ extension TUIEndToEndTests {
         try await bob.quit()
     }
 }
+
+extension TUIEndToEndTests {
+    /// While alice's client holds the core, a message in a chat she is not looking at is a
+    /// desktop notification with the preview mode's text; clicking it opens the chat, and
+    /// reading it there closes the notification.
+    @Test func messagesOffScreenAreNotifiedAndAClickOpensTheChat() async throws {
+        let bus = try await TestBus()
+        let server = try await MockNotificationServer(on: bus)
+        let relay = try await RelayProcess()
+        let alice = try await TUIUser("alice", relay: relay, bus: bus)
+        let bob = try await TUIUser("bob", relay: relay)
+        try await TUIUser.connect(alice, bob)
+        try await openFirstChat(bob, named: "alice")
+        // Alice stays in the chat list: bob's chat is not on her screen.
+        try await bob.type("are you there?")
+        try await bob.press("Enter")
+        let calls = try await server.notifyCalls(atLeast: 1)
+        #expect(calls.last?.summary == "bob:")  // as the service and iOS write it
+        #expect(calls.last?.body == "are you there?")
+        #expect(calls.last?.actions.contains("default") == true)
+        // The click: bob's chat opens on alice's screen, and being read there, the notification goes.
+        try await server.emitActionInvoked(id: 1, action: "default")
+        try await alice.waitUntil("bob's chat open") { $0.contains("> Message") && $0.contains("│ are you there?") }
+        #expect(await eventually(timeout: .seconds(20), every: .milliseconds(200)) {
+            ((try? await server.closeCalls()) ?? []).contains(1)
+        })
+        // In the open chat, a message is not notified.
+        try await bob.type("second")
+        try await bob.press("Enter")
+        try await alice.waitFor("│ second")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await server.notifyCalls().count == 1)
+        try await alice.quit()
+        try await bob.quit()
+    }
+}

@@ -13,12 +13,15 @@ public struct AppEffects: Sendable {
     let report: @Sendable (AppEvent) -> Void
     /// Tells the service a chat was read here (its notifications go).
     let chatRead: @Sendable (String) async -> Void
+    /// Desktop notifications while the client holds the core (nil without a session bus).
+    let notifier: ClientNotifier?
 
     public init(
-        chat: ChatController, groupDirectory: String, environment: [String: String],
+        chat: ChatController, groupDirectory: String, environment: [String: String], notifier: ClientNotifier? = nil,
         chatRead: @escaping @Sendable (String) async -> Void, report: @escaping @Sendable (AppEvent) -> Void
     ) {
         self.chat = chat
+        self.notifier = notifier
         self.groupDirectory = groupDirectory
         self.environment = environment
         self.chatRead = chatRead
@@ -110,6 +113,7 @@ public struct AppEffects: Sendable {
         case .markRead(let contactId):
             _ = try await chat.markRead(contactId: contactId)
             await chatRead("@\(contactId)")
+            await notifier?.close(chat: "@\(contactId)")
             report(.chatList(await chatList()))
         case .acceptRequest(let request, let incognito):
             let contact = try await chat.acceptContact(request.localDisplayName, incognito: incognito)
@@ -148,6 +152,8 @@ public struct AppEffects: Sendable {
             }
             let result = Program.run(opener, [link], environment: environment, capture: false)
             if result.status != 0 { report(.failed("xdg-open could not open the link")) }
+        case .notify(let event):
+            await notifier?.notify(event, user: await chat.user)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break
         }

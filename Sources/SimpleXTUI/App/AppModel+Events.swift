@@ -125,7 +125,8 @@ extension AppModel {
                     return [.loadChatList, .markRead(contactId: contact.contactId)]
                 }
             }
-            return [.loadChatList]
+            // Not on screen, or the terminal is in the background: a desktop notification.
+            return item.direction == .received ? [.loadChatList, .notify(event)] : [.loadChatList]
         case .itemUpdated(let contact, let item), .itemStatus(let contact, let item), .itemReaction(let contact, let item, _, _):
             if chat?.contact.contactId == contact.contactId { chat?.replace(item) }
             return [.loadChatList]
@@ -146,7 +147,7 @@ extension AppModel {
             return [.loadChatList]
         case .contactRequest(let request):
             status = ("\(request.localDisplayName) wants to connect: it is first in the chat list", false)
-            return [.loadChatList]
+            return terminalFocused ? [.loadChatList] : [.loadChatList, .notify(event)]
         case .integrityError(let contact, let description):
             status = ("\(contact.viewName): \(description)", true)
             return []

@@ -58,6 +58,8 @@ public enum AppEffect: Equatable, Sendable {
     case openLink(String)
     case openEditor(String)
     case saveDraft(chatId: String, text: String?)
+    /// A desktop notification for a core event the user is not looking at.
+    case notify(ChatEvent)
     case suspend
     case quit
 }
