@@ -98,15 +98,29 @@ struct TUIMode {
             environment["DBUS_SESSION_BUS_ADDRESS"] == nil
             ? nil : ClientNotifier(presenter: NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(5)), defaults: defaults)
         await notifier?.listen { runtime.post(.openRequested($0)) }
+        let shareRequests = ShareRequests()
         let effects = AppEffects(
             chat: chat, groupDirectory: access.container.path, environment: environment, notifier: notifier,
+            answerShare: { id, contactId in await shareRequests.answer(id, contactId) },
             chatRead: chatRead, report: { runtime.post($0) })
         await started.set(chat: chat, effects: effects, forwarder: forwarder)
         await access.exportChatMethods(
             openChat: { ref in runtime.post(.openRequested(ref)) },
             share: { content, ref in
-                guard let contact = await SharedContentSender.contact(ref, chat: chat) else {
-                    throw DBusError.invalidArgs("Share: no chat \(ref)")
+                let contact: ChatContact
+                if ref.isEmpty {
+                    // No chat named: the user chooses one here (as Telegram Desktop's -sendpath).
+                    let (id, answer) = await shareRequests.open()
+                    runtime.post(.shareRequested(id: id, summary: Self.summary(content)))
+                    guard let contactId = await answer(), let chosen = try? await chat.contact(id: contactId) else {
+                        throw DBusError.failed("Share: the user did not choose a chat")
+                    }
+                    contact = chosen
+                } else {
+                    guard let named = await SharedContentSender.contact(ref, chat: chat) else {
+                        throw DBusError.invalidArgs("Share: no chat \(ref)")
+                    }
+                    contact = named
                 }
                 let sent: [ChatItem]
                 do {
@@ -116,8 +130,19 @@ struct TUIMode {
                     throw DBusError.invalidArgs(failure.description)
                 }
                 for item in sent { runtime.post(.ownItem(contactId: contact.contactId, item)) }
-                return sent.last.map { "\(ref)/\($0.itemId)" } ?? ref
+                let chatRef = "@\(contact.contactId)"
+                return sent.last.map { "\(chatRef)/\($0.itemId)" } ?? chatRef
             })
+    }
+
+    /// What a share holds, for the picker's title: `2 files (a.txt, b.png) and text`.
+    static func summary(_ content: ClientHandoff.SharedContent) -> String {
+        let names = content.files.map { ($0 as NSString).lastPathComponent }
+        var parts: [String] = []
+        if names.count == 1 { parts.append(names[0]) }
+        if names.count > 1 { parts.append("\(names.count) files (\(names.prefix(3).joined(separator: ", "))\(names.count > 3 ? ", …" : ""))") }
+        if let text = content.text, !text.isEmpty { parts.append(names.isEmpty ? "“\(text.prefix(40))”" : "text") }
+        return parts.joined(separator: " and ")
     }
 
     static func theme(_ name: String) -> Theme {
@@ -125,6 +150,33 @@ struct TUIMode {
         case "LIGHT": .light
         case "DARK": .dark
         default: .terminal
+        }
+    }
+}
+
+/// `Share` calls waiting for the user to pick a chat in the client.
+private actor ShareRequests {
+    private var next = 1
+    private var waiting: [Int: CheckedContinuation<Int64?, Never>] = [:]
+    private var answers: [Int: Int64?] = [:]
+
+    /// A new request's id, and how to wait for its answer.
+    func open() -> (Int, @Sendable () async -> Int64?) {
+        let id = next
+        next += 1
+        return (id, { await self.wait(id) })
+    }
+
+    private func wait(_ id: Int) async -> Int64? {
+        if let answer = answers.removeValue(forKey: id) { return answer }
+        return await withCheckedContinuation { waiting[id] = $0 }
+    }
+
+    func answer(_ id: Int, _ contactId: Int64?) {
+        if let continuation = waiting.removeValue(forKey: id) {
+            continuation.resume(returning: contactId)
+        } else {
+            answers[id] = contactId
         }
     }
 }

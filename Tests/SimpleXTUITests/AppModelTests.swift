@@ -185,4 +185,16 @@ import Testing
         let unfocused = app.update(.core(.newItem(AppFixture.contact(1, "alice"), AppFixture.item(2, "again"))))
         #expect(!unfocused.contains(.markRead(contactId: 1)))
     }
+
+    @Test func aShareWithNoChatAsksWhereToSendAndEscDeclines() {
+        var app = AppFixture.app()
+        _ = app.update(.shareRequested(id: 7, summary: "photo.png"))
+        let screen = AppView(layout: AppFixture.layout).draw(&app)
+        #expect(screen.lines.contains { $0.text.contains("Send photo.png to:") })
+        type(&app, "bo")
+        #expect(app.update(.key(.key(.enter))) == [.answerShare(id: 7, contactId: 2)])
+        #expect(app.overlays.isEmpty)
+        _ = app.update(.shareRequested(id: 8, summary: "text"))
+        #expect(app.update(.key(.key(.escape))) == [.answerShare(id: 8, contactId: nil)])
+    }
 }

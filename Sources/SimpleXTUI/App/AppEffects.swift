@@ -15,11 +15,15 @@ public struct AppEffects: Sendable {
     let chatRead: @Sendable (String) async -> Void
     /// Desktop notifications while the client holds the core (nil without a session bus).
     let notifier: ClientNotifier?
+    /// Answers a `Share` request waiting for the user's choice of chat.
+    let answerShare: @Sendable (Int, Int64?) async -> Void
 
     public init(
         chat: ChatController, groupDirectory: String, environment: [String: String], notifier: ClientNotifier? = nil,
+        answerShare: @escaping @Sendable (Int, Int64?) async -> Void = { _, _ in },
         chatRead: @escaping @Sendable (String) async -> Void, report: @escaping @Sendable (AppEvent) -> Void
     ) {
+        self.answerShare = answerShare
         self.chat = chat
         self.notifier = notifier
         self.groupDirectory = groupDirectory
@@ -152,6 +156,8 @@ public struct AppEffects: Sendable {
             }
             let result = Program.run(opener, [link], environment: environment, capture: false)
             if result.status != 0 { report(.failed("xdg-open could not open the link")) }
+        case .answerShare(let id, let contactId):
+            await answerShare(id, contactId)
         case .notify(let event):
             await notifier?.notify(event, user: await chat.user)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:

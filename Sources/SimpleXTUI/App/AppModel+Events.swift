@@ -99,6 +99,9 @@ extension AppModel {
             overlays.removeAll { if case .prompt(let prompt) = $0 { prompt.kind != .displayName } else { true } }
             chatList.selectedID = entry.id
             return open(contact: contact, around: nil)
+        case .shareRequested(let id, let summary):
+            overlays.append(.shareTo(id: id, summary: summary, ChatListView(entries: chatList.entries.filter { $0.contact?.ready == true })))
+            return []
         case .connectRequested(let link):
             overlays.append(
                 .prompt(TextPrompt(kind: .connectLink, title: "Connect via link", hint: "Enter connects, Esc cancels", text: link)))

@@ -9,6 +9,7 @@ extension AppModel {
         if case .key(.escape, _) = key {
             // The first-run name cannot be skipped: without a profile there is no chat.
             if case .prompt(let prompt) = top, prompt.kind == .displayName { overlays.append(top) }
+            if case .shareTo(let id, _, _) = top { return [.answerShare(id: id, contactId: nil)] }
             return []
         }
         switch top {
@@ -102,6 +103,22 @@ extension AppModel {
             default: break
             }
             overlays.append(.forwardTo(items: items, list))
+            return []
+        case .shareTo(let id, let summary, var list):
+            switch key {
+            case .key(.up, _): list.move(-1)
+            case .key(.down, _): list.move(1)
+            case .key(.enter, _):
+                guard let target = list.selected?.contact else { return [.answerShare(id: id, contactId: nil)] }
+                return [.answerShare(id: id, contactId: target.contactId)]
+            case .character(let character):
+                list.filter.append(character)
+                list.selectedID = list.visible.first?.id
+            case .key(.backspace, _):
+                if !list.filter.isEmpty { list.filter.removeLast() }
+            default: break
+            }
+            overlays.append(.shareTo(id: id, summary: summary, list))
             return []
         case .request(var dialog):
             var choice: RequestDialog.Choice?

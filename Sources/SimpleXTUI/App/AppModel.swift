@@ -28,6 +28,8 @@ public enum AppEvent: Sendable {
     case openRequested(String)
     /// A `simplex:` link given at start: the connect dialog, filled in.
     case connectRequested(String)
+    /// `Share` with no chat (the share helper, a file manager): the user picks one here.
+    case shareRequested(id: Int, summary: String)
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).
@@ -60,6 +62,8 @@ public enum AppEffect: Equatable, Sendable {
     case saveDraft(chatId: String, text: String?)
     /// A desktop notification for a core event the user is not looking at.
     case notify(ChatEvent)
+    /// The chat chosen for a `Share` request (nil: the user declined).
+    case answerShare(id: Int, contactId: Int64?)
     case suspend
     case quit
 }
@@ -87,6 +91,8 @@ public enum Overlay: Sendable {
     case confirm(question: String, effects: [AppEffect])
     /// A link's QR code, drawn as large as it needs (from a link dialog, `q`).
     case qrCode(String)
+    /// Where to send what another program shares.
+    case shareTo(id: Int, summary: String, ChatListView)
 }
 
 /// A contact request: accept, accept incognito (a random profile), or reject.

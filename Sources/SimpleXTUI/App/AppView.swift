@@ -219,6 +219,10 @@ public struct AppView: Sendable {
             content.append(StyledLine(" type to filter · Enter forwards · Esc cancels", Style(foreground: theme.secondary)))
         case .request(let dialog):
             content = dialog.lines(width: inner)
+        case .shareTo(_, let summary, var list):
+            content = [StyledLine(" Send \(summary) to:", Style(attributes: .bold))]
+            content += list.lines(width: inner, height: max(4, height - 8), style: theme.list, now: state.now)
+            content.append(StyledLine(" type to filter · Enter sends · Esc declines", Style(foreground: theme.secondary)))
         case .confirm(let question, _):
             content = [StyledLine(" " + question, Style(attributes: .bold))]
         case .qrCode:
