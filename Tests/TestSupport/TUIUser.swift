@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A user of the full-screen client (`simplex-chat` with no arguments) in a tmux terminal of
 /// its own, driven by keys and read through `capture-pane` as a user would.
@@ -8,6 +9,8 @@ public final class TUIUser: Sendable {
     /// tmux's socket: a private server per user, so tests never share one.
     let socket: String
     let session = "tui"
+    /// The pane's shell: the leader of the process group the client runs in.
+    let panePID: Int32
 
     /// Starts the client on `relay` in a `width`×`height` terminal and answers the first run's
     /// name prompt (`environment` adds to the user's own).
@@ -30,7 +33,8 @@ public final class TUIUser: Sendable {
             + [try BuiltProducts.path("simplex-chat"), "-s", relay.address] + arguments
         // After the client: its exit status and whether the terminal is back in cooked mode.
         let shell = Self.quoted(command) + "; echo EXIT=$?; stty -a | grep -o -- '-\\?icanon' | sed 's/^/TTY=/'; sleep 600"
-        _ = try await tmux(["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", shell])
+        _ = try await Self.run(socket, ["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", shell])
+        panePID = Int32(try await Self.run(socket, ["display-message", "-p", "-t", session, "#{pane_pid}"]).first ?? "") ?? 0
         _ = try await tmux(["set-option", "-g", "set-clipboard", "on"])
         try await waitFor("Your display name")
         try await type(name)
@@ -39,8 +43,15 @@ public final class TUIUser: Sendable {
     }
 
     deinit {
-        let socket = socket
+        // The client and its shell go with their terminal, whatever state the test left them in.
+        if panePID > 0 { kill(-panePID, SIGKILL) }
         _ = try? ChildProcess("/usr/bin/tmux", ["-S", socket, "kill-server"])
+    }
+
+    static func run(_ socket: String, _ arguments: [String]) async throws -> [String] {
+        let process = try ChildProcess("/usr/bin/tmux", ["-S", socket] + arguments)
+        _ = try await process.wait(timeout: .seconds(10))
+        return process.allOutput
     }
 
     static func quoted(_ words: [String]) -> String {
@@ -49,9 +60,7 @@ public final class TUIUser: Sendable {
 
     @discardableResult
     public func tmux(_ arguments: [String]) async throws -> [String] {
-        let process = try ChildProcess("/usr/bin/tmux", ["-S", socket] + arguments)
-        _ = try await process.wait(timeout: .seconds(10))
-        return process.allOutput
+        try await Self.run(socket, arguments)
     }
 
     /// What the terminal shows now.

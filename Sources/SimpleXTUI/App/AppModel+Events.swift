@@ -106,7 +106,7 @@ extension AppModel {
             overlays.append(
                 .prompt(TextPrompt(kind: .connectLink, title: "Connect via link", hint: "Enter connects, Esc cancels", text: link)))
             return []
-        case .key, .resize, .tick:
+        case .key, .resize, .tick, .terminalClosed:
             return []
         }
     }

@@ -19,6 +19,8 @@ extension AppModel {
         case .tick(let date):
             now = date
             return []
+        case .terminalClosed:
+            return quit()
         default:
             return apply(event)
         }
@@ -71,7 +73,7 @@ extension AppModel {
         }
     }
 
-    private mutating func quit() -> [AppEffect] {
+    mutating func quit() -> [AppEffect] {
         running = false
         return saveDraftEffects() + [.quit]
     }

@@ -30,6 +30,8 @@ public enum AppEvent: Sendable {
     case connectRequested(String)
     /// `Share` with no chat (the share helper, a file manager): the user picks one here.
     case shareRequested(id: Int, summary: String)
+    /// The terminal is gone: the client ends as if the user quit.
+    case terminalClosed
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).

@@ -57,6 +57,8 @@ public final class AppRuntime: Sendable {
                 case .resize(let width, let height): post(.resize(width: width, height: height))
                 }
             }
+            // The terminal went away (its window closed, ssh dropped): nobody can use the client.
+            if !Task.isCancelled { post(.terminalClosed) }
         }
         let ticker = Task {
             while !Task.isCancelled {
