@@ -45,7 +45,12 @@ if [ "$session_bus" = no ]; then
 fi
 address="$("$bin/smp-server" address --config "$relay")"
 address="${address#address: }"
-port="${address##*:}"
+# The address leaves out the default port 5223.
+hostport="${address##*@}"
+case "$hostport" in
+  *:*) port="${hostport##*:}" ;;
+  *) port=5223 ;;
+esac
 # Wait (up to 5 s) until the relay listens, so the client's first command finds it.
 for _ in $(seq 50); do
   (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
