@@ -197,4 +197,14 @@ import Testing
         _ = app.update(.shareRequested(id: 8, summary: "text"))
         #expect(app.update(.key(.key(.escape))) == [.answerShare(id: 8, contactId: nil)])
     }
+
+    @Test func clickingAChatInTheListOpensIt() {
+        var app = AppFixture.app()
+        _ = AppView(layout: AppFixture.layout).draw(&app)
+        // Rows: 0 the header, 1–2 alice, 3–4 bob.
+        #expect(app.update(.key(.click(row: 4, column: 3))).contains(.openChat(contactId: 2, around: nil)))
+        #expect(app.focus == .compose)
+        // Below the last chat nothing happens.
+        #expect(app.update(.key(.click(row: 20, column: 3))).isEmpty)
+    }
 }

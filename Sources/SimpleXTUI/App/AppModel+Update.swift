@@ -63,6 +63,8 @@ extension AppModel {
             return [.showAddress]
         case .key(.tab, let modifiers):
             return cycleFocus(backwards: modifiers.contains(.shift))
+        case .click(let row, let column):
+            return click(row: row, column: column)
         default:
             break
         }
@@ -71,6 +73,25 @@ extension AppModel {
         case .compose: return handleComposeKey(key)
         case .messages: return handleMessagesKey(key)
         }
+    }
+
+    /// A click: on a chat in the list opens it; in the chat or the compose field focuses it.
+    private mutating func click(row: Int, column: Int) -> [AppEffect] {
+        let listShown = !isNarrow || !narrowShowsChat || chat == nil
+        let listWidth = isNarrow ? width : AppView.listWidth(width)
+        if listShown, column < listWidth {
+            // The list's header is row 0; each chat takes two rows.
+            guard row >= 1 else { return [] }
+            let index = chatList.scrollTop + (row - 1) / 2
+            let shown = chatList.visible
+            guard shown.indices.contains(index) else { return [] }
+            chatList.selectedID = shown[index].id
+            focus = .list
+            return openSelected()
+        }
+        guard chat != nil else { return [] }
+        focus = .compose
+        return []
     }
 
     mutating func quit() -> [AppEffect] {
