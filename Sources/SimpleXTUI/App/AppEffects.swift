@@ -148,6 +148,9 @@ public struct AppEffects: Sendable {
             }
             let result = Program.run(opener, [link], environment: environment, capture: false)
             if result.status != 0 { report(.failed("xdg-open could not open the link")) }
+        case .changeSetting, .loadServers, .addServer, .removeServer, .testServer, .loadNotificationStatus, .updateProfile,
+            .setAlias, .setNotifications, .setReceipts, .clearChat, .deleteContact:
+            try await performSettings(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break
         }
