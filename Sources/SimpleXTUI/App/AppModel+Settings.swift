@@ -97,8 +97,9 @@ extension AppModel {
         case .addServer:
             let address: SMPServerAddress
             do { address = try SMPServerAddress(value) } catch { return reject("not a relay address: \(error)") }
-            if settingsScreen?.servers.contains(address.description) == true { return reject("\(value) is one of your relays already") }
-            return [.addServer(address.description)]
+            let current = (settingsScreen?.servers ?? []).compactMap { try? SMPServerAddress($0) }
+            if current.contains(address) { return reject("this is one of your relays already") }
+            return [.addServer(value)]
         case .profileDisplayName:
             if let problem = Self.displayNameProblem(value) { return reject(problem) }
             return [.updateProfile(displayName: value, fullName: user?.profile.fullName ?? "")]

@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXChat
+import SimpleXProtocol
 
 /// A setting the user changed: written at once (GroupDefaults, or the core for receipts) and
 /// applied to the running client.
@@ -158,8 +159,8 @@ public struct SettingsScreen: Sendable {
         case .network:
             var rows = [Row(text: "SMP relays (Enter tests, d removes):", action: .none)]
             for server in servers {
-                let test = serverTests[server].map { "  · \($0)" } ?? ""
-                rows.append(Row(text: server + test, action: .server(server)))
+                let test = serverTests[server].map { " · \($0)" } ?? ""
+                rows.append(Row(text: Self.relayLabel(server) + test, action: .server(server)))
             }
             rows.append(Row(text: "+ Add a relay by its address", action: .addServer))
             return rows
@@ -181,6 +182,14 @@ public struct SettingsScreen: Sendable {
             rows.append(choice("Classic: bubbles, sent on the right", values.chatLayout == .classic, .chatLayout(.classic)))
             return rows
         }
+    }
+
+    /// A relay as a row names it: its hosts and port, and the start of its fingerprint (the
+    /// whole address does not fit beside a test result).
+    static func relayLabel(_ server: String) -> String {
+        guard let address = try? SMPServerAddress(server) else { return server }
+        let fingerprint = String(Base64URL.encode(address.keyHash).prefix(8))
+        return "\(address.hosts.joined(separator: ",")):\(address.port) (\(fingerprint)…)"
     }
 
     /// Rows that can be chosen (not headings or status lines).
