@@ -28,7 +28,8 @@ import Testing
 
     /// A fresh GroupDefaults file.
     func temporaryDefaults() throws -> (GroupDefaults, URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tui-settings-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tui-settings-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return (GroupDefaults(path: dir.appendingPathComponent("groupDefaults.json").path), dir)
     }
@@ -94,7 +95,8 @@ import Testing
         effects += press(&app, .key(.down), .key(.enter))  // receipts off
         #expect(
             effects == [
-                .changeSetting(.acceptImages(false)), .changeSetting(.showPreviews(false)), .changeSetting(.saveDrafts(false)),
+                .changeSetting(.acceptImages(false)), .changeSetting(.showPreviews(false)),
+                .changeSetting(.saveDrafts(false)),
                 .changeSetting(.linkPreviews(false)), .changeSetting(.contactReceipts(false)),
             ])
         #expect(!app.showPreviews)
@@ -102,7 +104,10 @@ import Testing
         #expect(app.user?.sendRcptsContacts == false)
         #expect(drawn(&app).contains("[ ] Auto-accept images"))
         // Toggled again: on.
-        #expect(press(&app, .key(.up), .key(.up), .key(.up), .key(.enter)) == [.changeSetting(.showPreviews(true))])
+        #expect(
+            press(&app, .key(.up), .key(.up), .key(.up), .key(.enter)) == [
+                .changeSetting(.showPreviews(true))
+            ])
         #expect(app.showPreviews)
 
         let (defaults, dir) = try temporaryDefaults()
@@ -120,8 +125,10 @@ import Testing
         #expect(press(&app, .key(.down), .key(.enter)) == [.changeSetting(.notificationMode(.periodic))])
         #expect(app.preferences.notificationMode == .periodic)
         // Down past the heading to the preview modes: hidden.
-        #expect(press(&app, .key(.down), .key(.down), .key(.enter)) == [.changeSetting(.previewMode(.hidden))])
-        _ = app.update(.notificationStatus(["notifications: periodic: …", "simplex-nse.service: disabled, inactive"]))
+        #expect(
+            press(&app, .key(.down), .key(.down), .key(.enter)) == [.changeSetting(.previewMode(.hidden))])
+        _ = app.update(
+            .notificationStatus(["notifications: periodic: …", "simplex-nse.service: disabled, inactive"]))
         #expect(drawn(&app).contains("simplex-nse.service: disabled, inactive"))
         // The root row shows the mode.
         _ = press(&app, .key(.escape))
@@ -194,7 +201,8 @@ import Testing
     @Test func theSettingsScreenFitsItsBoxAndMarksTheSelectedRow() {
         var values = SettingsValues()
         values.chatLayout = .classic
-        var screen = SettingsScreen(values: values, profile: Profile(displayName: "me", fullName: "Me Myself"))
+        var screen = SettingsScreen(
+            values: values, profile: Profile(displayName: "me", fullName: "Me Myself"))
         let root = screen.lines(width: 44, height: 12)
         #expect(root.map(\.text).first == " Your settings")
         #expect(root.allSatisfy { $0.width <= 44 })
@@ -208,7 +216,9 @@ import Testing
         for _ in 0..<5 { _ = screen.handle(.key(.down)) }
         let short = screen.lines(width: 60, height: 5)
         #expect(short.count == 5)
-        #expect(short.contains { $0.text.hasPrefix(" ▸ (•) Message: the sender and the text") }, "\(short.map(\.text))")
+        #expect(
+            short.contains { $0.text.hasPrefix(" ▸ (•) Message: the sender and the text") },
+            "\(short.map(\.text))")
         // Headings cannot be selected: Up from the first preview mode skips "Notifications show:".
         for _ in 0..<3 { _ = screen.handle(.key(.up)) }
         #expect(screen.lines(width: 60, height: 20).contains { $0.text.hasPrefix(" ▸ ( ) Off") })

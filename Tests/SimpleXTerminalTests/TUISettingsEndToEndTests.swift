@@ -22,7 +22,9 @@ struct TUISettingsEndToEndTests {
         for (user, other) in [(alice, "bob"), (bob, "alice")] {
             try await user.press("Escape")
             try await user.press("M-1")
-            try await user.waitUntil("\(other)'s chat") { $0.contains("> Message") && $0.contains(" \(other)") }
+            try await user.waitUntil("\(other)'s chat") {
+                $0.contains("> Message") && $0.contains(" \(other)")
+            }
         }
         try await bob.type("from bob")
         try await bob.press("Enter")
@@ -50,7 +52,8 @@ struct TUISettingsEndToEndTests {
         let received = try #require(Self.column(of: "from bob", in: classic), "\(classic)")
         #expect(sent > received + 20, "\(classic)")
         // Written where other processes (and the next start) read it.
-        let defaults = try String(contentsOfFile: alice.directory.appending("group/groupDefaults.json"), encoding: .utf8)
+        let defaults = try String(
+            contentsOfFile: alice.directory.appending("group/groupDefaults.json"), encoding: .utf8)
         #expect(defaults.contains("\"chatLayout\"") && defaults.contains("classic"), "\(defaults)")
 
         // Contact info: mute bob; the list marks him 🔕.
@@ -60,9 +63,33 @@ struct TUISettingsEndToEndTests {
         try await alice.waitFor("Unmute notifications")
         try await alice.press("Escape")
         let muted = try await alice.waitUntil("the muted mark") { screen in
-            screen.split(separator: "\n").contains { $0.contains("bob") && $0.contains("🔕") } && !screen.contains("Unmute")
+            screen.split(separator: "\n").contains { $0.contains("bob") && $0.contains("🔕") }
+                && !screen.contains("Unmute")
         }
         #expect(muted.contains("· muted"), "the chat header does not say so: \(muted)")
+
+        // Network & servers: the relay is listed and answers its test; a bad address is refused.
+        try await alice.press("C-s")
+        try await alice.waitFor("Your settings")
+        try await alice.press("Down", "Down", "Enter")
+        try await alice.waitFor("127.0.0.1:\(relay.port)")
+        try await alice.press("Enter")
+        try await alice.waitFor("127.0.0.1:\(relay.port) answered: OK")
+        try await alice.press("a")
+        try await alice.waitFor("Enter adds it")
+        try await alice.type("smp://nope")
+        try await alice.press("Enter")
+        try await alice.waitFor("not a relay address")
+        try await alice.press("Escape")
+        let page = try await alice.waitUntil("the prompt closed") {
+            !$0.contains("Enter adds it") && $0.contains("SMP relays")
+        }
+        #expect(page.components(separatedBy: "127.0.0.1:").count == 2, "the relays changed: \(page)")
+        try await alice.press("Escape")
+        try await alice.press("Escape")
+        try await alice.waitUntil("settings closed") {
+            !$0.contains("Your settings") && !$0.contains("SMP relays")
+        }
         try await alice.quit()
         try await bob.quit()
     }

@@ -9,7 +9,9 @@ extension Agent {
 
     /// Connects to `server` and completes the handshake (identity checked against the address),
     /// on a connection of its own that is closed at once; nil when it worked, else why not.
-    public static func testServer(_ server: SMPServerAddress, options: SMPClientOptions = SMPClientOptions(connectTimeout: .seconds(10)))
+    public static func testServer(
+        _ server: SMPServerAddress, options: SMPClientOptions = SMPClientOptions(connectTimeout: .seconds(10))
+    )
         async -> String?
     {
         let group: EventLoopGroup
@@ -24,7 +26,9 @@ extension Agent {
             failure = "\(error)"
         }
         // The close runs on the loop: let it before the loop stops.
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in loop.execute { done.resume() } }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            loop.execute { done.resume() }
+        }
         group.shutdown()
         return failure
     }

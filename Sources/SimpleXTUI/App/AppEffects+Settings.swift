@@ -23,13 +23,17 @@ extension AppEffects {
             try Self.write(change, to: GroupDefaults(path: groupDirectory + "/groupDefaults.json"))
         case .loadNotificationStatus:
             let container = try GroupContainer(path: groupDirectory)
-            report(.notificationStatus(await BackgroundReceiving(container: container, environment: environment).report()))
+            report(
+                .notificationStatus(
+                    await BackgroundReceiving(container: container, environment: environment).report()))
         case .loadServers:
             report(.servers(try await chat.servers()))
         case .addServer(let text):
             let added = try SMPServerAddress(text)
             var servers = try await chat.servers().map { try SMPServerAddress($0) }
-            guard !servers.contains(added) else { return report(.failed("\(text) is one of your relays already")) }
+            guard !servers.contains(added) else {
+                return report(.failed("\(text) is one of your relays already"))
+            }
             servers.append(added)
             try await chat.setServers(servers)
             report(.servers(try await chat.servers()))
@@ -37,13 +41,17 @@ extension AppEffects {
         case .removeServer(let text):
             let removed = try SMPServerAddress(text)
             let servers = try await chat.servers().map { try SMPServerAddress($0) }.filter { $0 != removed }
-            guard !servers.isEmpty else { return report(.failed("a relay is needed: add another before removing this one")) }
+            guard !servers.isEmpty else {
+                return report(.failed("a relay is needed: add another before removing this one"))
+            }
             try await chat.setServers(servers)
             report(.servers(try await chat.servers()))
             report(.notice("removed \(removed.hosts.first ?? text): connections made on it stay there"))
         case .testServer(let text):
             let address: SMPServerAddress
-            do { address = try SMPServerAddress(text) } catch { return report(.serverTested(text, failure: "\(error)")) }
+            do { address = try SMPServerAddress(text) } catch {
+                return report(.serverTested(text, failure: "\(error)"))
+            }
             report(.serverTested(text, failure: await ChatController.testServer(address)))
         case .updateProfile(let displayName, let fullName):
             try await chat.updateProfile(displayName: displayName, fullName: fullName)

@@ -22,12 +22,15 @@ extension AppModel {
 
     /// Opens the contact info of the open chat, or in the list of the selected contact.
     mutating func openContactInfo() -> [AppEffect] {
-        let contact = focus == .list ? chatList.selected?.contact ?? chat?.contact : chat?.contact ?? chatList.selected?.contact
+        let contact =
+            focus == .list
+            ? chatList.selected?.contact ?? chat?.contact : chat?.contact ?? chatList.selected?.contact
         guard let contact else {
             status = ("open a chat first: its contact's info is shown", true)
             return []
         }
-        overlays.append(.contactInfo(ContactInfoScreen(contact: contact, userReceipts: user?.sendRcptsContacts ?? true)))
+        overlays.append(
+            .contactInfo(ContactInfoScreen(contact: contact, userReceipts: user?.sendRcptsContacts ?? true)))
         return []
     }
 
@@ -61,8 +64,10 @@ extension AppModel {
         case .prompt(let kind, let text):
             let (title, hint) =
                 switch kind {
-                case .addServer: ("Add a relay", "smp://<fingerprint>@<host>[:port], Enter adds it, Esc cancels")
-                case .profileDisplayName: ("Your display name", "one word, sent to your contacts; Enter saves, Esc cancels")
+                case .addServer:
+                    ("Add a relay", "smp://<fingerprint>@<host>[:port], Enter adds it, Esc cancels")
+                case .profileDisplayName:
+                    ("Your display name", "one word, sent to your contacts; Enter saves, Esc cancels")
                 default: ("Your full name", "optional, sent to your contacts; Enter saves, Esc cancels")
                 }
             overlays.append(.prompt(TextPrompt(kind: kind, title: title, hint: hint, text: text)))
@@ -78,7 +83,11 @@ extension AppModel {
         case .none, .close: return []
         case .effect(let effect): return [effect]
         case .prompt(let kind, let text):
-            overlays.append(.prompt(TextPrompt(kind: kind, title: "Alias for \(screen.contact.localDisplayName)", hint: "shown instead of their name, here only; empty removes it", text: text)))
+            overlays.append(
+                .prompt(
+                    TextPrompt(
+                        kind: kind, title: "Alias for \(screen.contact.localDisplayName)",
+                        hint: "shown instead of their name, here only; empty removes it", text: text)))
             return []
         case .confirm(let question, let effect):
             overlays.append(.confirm(question: question, effects: [effect]))
@@ -96,7 +105,9 @@ extension AppModel {
         switch prompt.kind {
         case .addServer:
             let address: SMPServerAddress
-            do { address = try SMPServerAddress(value) } catch { return reject("not a relay address: \(error)") }
+            do { address = try SMPServerAddress(value) } catch {
+                return reject("not a relay address: \(error)")
+            }
             let current = (settingsScreen?.servers ?? []).compactMap { try? SMPServerAddress($0) }
             if current.contains(address) { return reject("this is one of your relays already") }
             return [.addServer(value)]
@@ -148,14 +159,18 @@ extension AppModel {
         case .contactChanged(let contact):
             if chat?.contact.contactId == contact.contactId { chat?.updateContact(contact) }
             for index in overlays.indices {
-                if case .contactInfo(var screen) = overlays[index], screen.contact.contactId == contact.contactId {
+                if case .contactInfo(var screen) = overlays[index],
+                    screen.contact.contactId == contact.contactId
+                {
                     screen.contact = contact
                     overlays[index] = .contactInfo(screen)
                 }
             }
             return [.loadChatList]
         case .contactDeleted(let contactId):
-            overlays.removeAll { if case .contactInfo(let screen) = $0 { screen.contact.contactId == contactId } else { false } }
+            overlays.removeAll {
+                if case .contactInfo(let screen) = $0 { screen.contact.contactId == contactId } else { false }
+            }
             if chat?.contact.contactId == contactId {
                 chat = nil
                 compose.clear()

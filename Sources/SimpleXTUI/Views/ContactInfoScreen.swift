@@ -87,7 +87,9 @@ public struct ContactInfoScreen: Sendable {
                 }
             return .effect(.setReceipts(contactId: id, next))
         case .clearChat:
-            return .confirm(question: "Clear every message with \(contact.viewName) on this device? y / n", effect: .clearChat(contactId: id))
+            return .confirm(
+                question: "Clear every message with \(contact.viewName) on this device? y / n",
+                effect: .clearChat(contactId: id))
         case .deleteContact:
             return .confirm(
                 question: "Delete \(contact.viewName) and the chat? They can no longer message you. y / n",
@@ -96,11 +98,16 @@ public struct ContactInfoScreen: Sendable {
     }
 
     public func lines(width: Int, height: Int) -> [StyledLine] {
-        var lines = [StyledLine(" " + contact.profile.displayName, Style(attributes: .bold)).truncated(to: width)]
+        var lines = [
+            StyledLine(" " + contact.profile.displayName, Style(attributes: .bold)).truncated(to: width)
+        ]
         let secondary = Style(foreground: .brightBlack)
-        if !contact.profile.fullName.isEmpty { lines.append(StyledLine(" " + contact.profile.fullName).truncated(to: width)) }
+        if !contact.profile.fullName.isEmpty {
+            lines.append(StyledLine(" " + contact.profile.fullName).truncated(to: width))
+        }
         if contact.localDisplayName != contact.profile.displayName {
-            lines.append(StyledLine(" known here as \(contact.localDisplayName)", secondary).truncated(to: width))
+            lines.append(
+                StyledLine(" known here as \(contact.localDisplayName)", secondary).truncated(to: width))
         }
         let state = !contact.active ? "deleted you" : contact.ready ? "connected" : "connecting…"
         lines.append(StyledLine(" " + state, secondary))

@@ -111,7 +111,9 @@ public struct SettingsScreen: Sendable {
         self.profile = profile
     }
 
-    static let themes: [(String, String)] = [("SYSTEM", "Follow the terminal"), ("LIGHT", "Light"), ("DARK", "Dark")]
+    static let themes: [(String, String)] = [
+        ("SYSTEM", "Follow the terminal"), ("LIGHT", "Light"), ("DARK", "Dark"),
+    ]
 
     var rows: [Row] {
         func toggle(_ title: String, _ on: Bool, _ change: SettingChange) -> Row {
@@ -125,7 +127,8 @@ public struct SettingsScreen: Sendable {
             let name = profile.displayName + (profile.fullName.isEmpty ? "" : " (\(profile.fullName))")
             return [
                 Row(text: "Your profile: \(name)", action: .open(.profile)),
-                Row(text: "Notifications: \(values.notificationMode.rawValue)", action: .open(.notifications)),
+                Row(
+                    text: "Notifications: \(values.notificationMode.rawValue)", action: .open(.notifications)),
                 Row(text: "Network & servers", action: .open(.network)),
                 Row(text: "Your privacy", action: .open(.privacy)),
                 Row(text: "Appearance: \(values.chatLayout.rawValue) layout", action: .open(.appearance)),
@@ -133,25 +136,29 @@ public struct SettingsScreen: Sendable {
         case .profile:
             return [
                 Row(text: "Display name: \(profile.displayName)", action: .editDisplayName),
-                Row(text: "Full name: \(profile.fullName.isEmpty ? "(none)" : profile.fullName)", action: .editFullName),
+                Row(
+                    text: "Full name: \(profile.fullName.isEmpty ? "(none)" : profile.fullName)",
+                    action: .editFullName),
             ]
         case .notifications:
             var rows = [Row(text: "While the client is closed:", action: .none)]
             for mode in [NotificationMode.instant, .periodic, .off] {
-                let title = switch mode {
-                case .instant: "Instant: the service stays connected"
-                case .periodic: "Periodic: checks every 10 minutes"
-                case .off: "Off: messages arrive when you open the client"
-                }
+                let title =
+                    switch mode {
+                    case .instant: "Instant: the service stays connected"
+                    case .periodic: "Periodic: checks every 10 minutes"
+                    case .off: "Off: messages arrive when you open the client"
+                    }
                 rows.append(choice(title, values.notificationMode == mode, .notificationMode(mode)))
             }
             rows.append(Row(text: "Notifications show:", action: .none))
             for mode in [NotificationPreviewMode.hidden, .contact, .message] {
-                let title = switch mode {
-                case .hidden: "Hidden: neither the sender nor the text"
-                case .contact: "Contact name only"
-                case .message: "Message: the sender and the text"
-                }
+                let title =
+                    switch mode {
+                    case .hidden: "Hidden: neither the sender nor the text"
+                    case .contact: "Contact name only"
+                    case .message: "Message: the sender and the text"
+                    }
                 rows.append(choice(title, values.previewMode == mode, .previewMode(mode)))
             }
             rows += notificationStatus.map { Row(text: $0, action: .none) }
@@ -167,10 +174,15 @@ public struct SettingsScreen: Sendable {
         case .privacy:
             return [
                 toggle("Auto-accept images", values.acceptImages, .acceptImages(!values.acceptImages)),
-                toggle("Show chat previews (last messages in the list)", values.showPreviews, .showPreviews(!values.showPreviews)),
-                toggle("Save the last draft of each chat", values.saveDrafts, .saveDrafts(!values.saveDrafts)),
+                toggle(
+                    "Show chat previews (last messages in the list)", values.showPreviews,
+                    .showPreviews(!values.showPreviews)),
+                toggle(
+                    "Save the last draft of each chat", values.saveDrafts, .saveDrafts(!values.saveDrafts)),
                 toggle("Send link previews", values.linkPreviews, .linkPreviews(!values.linkPreviews)),
-                toggle("Send delivery receipts to contacts", values.contactReceipts, .contactReceipts(!values.contactReceipts)),
+                toggle(
+                    "Send delivery receipts to contacts", values.contactReceipts,
+                    .contactReceipts(!values.contactReceipts)),
             ]
         case .appearance:
             var rows = [Row(text: "Theme:", action: .none)]
@@ -178,8 +190,13 @@ public struct SettingsScreen: Sendable {
                 rows.append(choice(title, values.theme.uppercased() == name, .theme(name)))
             }
             rows.append(Row(text: "Chat layout:", action: .none))
-            rows.append(choice("Terminal: one line per message", values.chatLayout == .terminal, .chatLayout(.terminal)))
-            rows.append(choice("Classic: bubbles, sent on the right", values.chatLayout == .classic, .chatLayout(.classic)))
+            rows.append(
+                choice(
+                    "Terminal: one line per message", values.chatLayout == .terminal, .chatLayout(.terminal)))
+            rows.append(
+                choice(
+                    "Classic: bubbles, sent on the right", values.chatLayout == .classic,
+                    .chatLayout(.classic)))
             return rows
         }
     }
@@ -220,8 +237,12 @@ public struct SettingsScreen: Sendable {
             guard rows.indices.contains(selected) else { return .none }
             return activate(rows[selected].action)
         case .character("d"), .key(.delete, _):
-            guard rows.indices.contains(selected), case .server(let server) = rows[selected].action else { return .none }
-            guard servers.count > 1 else { return .error("\(server) is your only relay: add another before removing it") }
+            guard rows.indices.contains(selected), case .server(let server) = rows[selected].action else {
+                return .none
+            }
+            guard servers.count > 1 else {
+                return .error("\(server) is your only relay: add another before removing it")
+            }
             return .effect(.removeServer(server))
         case .character("a") where page == .network:
             return .prompt(.addServer, text: "")

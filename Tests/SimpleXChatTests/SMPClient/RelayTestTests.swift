@@ -13,7 +13,8 @@ import TestSupport
         #expect(await ChatController.testServer(address) == nil)
 
         // The same host and port under another identity: the relay is not the one asked for.
-        let other = try SMPServerAddress(keyHash: Array(repeating: 7, count: 32), hosts: address.hosts, port: address.port)
+        let other = try SMPServerAddress(
+            keyHash: Array(repeating: 7, count: 32), hosts: address.hosts, port: address.port)
         let mismatch = try #require(await ChatController.testServer(other))
         #expect(!mismatch.contains("\n"))
         #expect(mismatch.lowercased().contains("identity"), "\(mismatch)")
