@@ -93,4 +93,78 @@ struct TUISettingsEndToEndTests {
         try await alice.quit()
         try await bob.quit()
     }
+
+    @Test func aliasProfileRelaysClearAndDeleteGoThroughTheCore() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await TUIUser("alice", relay: relay)
+        let bob = try await TUIUser("bob", relay: relay)
+        try await TUIUser.connect(alice, bob)
+        for (user, other) in [(alice, "bob"), (bob, "alice")] {
+            try await user.press("Escape")
+            try await user.press("M-1")
+            try await user.waitUntil("\(other)'s chat") {
+                $0.contains("> Message") && $0.contains(" \(other)")
+            }
+        }
+        try await bob.type("before clearing")
+        try await bob.press("Enter")
+        try await alice.waitFor("before clearing")
+
+        // Alias: the list and the header use it.
+        try await alice.press("M-i")
+        try await alice.waitFor("Alias: (none)")
+        try await alice.press("a")
+        try await alice.type("Bobby")
+        try await alice.press("Enter")
+        try await alice.waitFor("Alias: Bobby")
+        // Receipts: default → on, as the core now has it.
+        try await alice.press("r")
+        try await alice.waitFor("Delivery receipts: on")
+        // Clear the chat (confirmed): the message goes, the contact stays.
+        try await alice.press("c")
+        try await alice.waitFor("Clear every message with Bobby")
+        try await alice.press("y")
+        try await alice.waitFor("is cleared on this device")
+        try await alice.press("Escape")
+        try await alice.waitUntil("the chat cleared, the contact kept") {
+            !$0.contains("before clearing") && $0.contains(" Bobby")
+        }
+
+        // Profile: a full name set in Settings reaches bob.
+        try await alice.press("C-s")
+        try await alice.press("Enter")
+        try await alice.waitFor("Full name: (none)")
+        try await alice.press("Down", "Enter")
+        try await alice.type("Alice Liddell")
+        try await alice.press("Enter")
+        try await alice.waitFor("Full name: Alice Liddell")
+        try await bob.waitFor("(Alice Liddell)")
+
+        // Relays: one added by address, then removed.
+        try await alice.press("Escape")
+        try await alice.press("Down", "Down", "Enter")
+        try await alice.waitFor("127.0.0.1:\(relay.port)")
+        try await alice.press("a")
+        try await alice.type("smp://AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8@relay.example.com:5224")
+        try await alice.press("Enter")
+        try await alice.waitFor("relay.example.com:5224 (AAECAwQF…)")
+        try await alice.press("Down", "d")
+        try await alice.waitUntil("the relay removed") {
+            !$0.contains("relay.example.com:5224 (") && $0.contains("removed")
+        }
+        try await alice.press("Escape")
+        try await alice.press("Escape")
+
+        // Delete bob (confirmed): the chat closes and he leaves the list.
+        try await alice.press("M-i")
+        try await alice.press("x")
+        try await alice.waitFor("Delete Bobby and the chat?")
+        try await alice.press("y")
+        let deleted = try await alice.waitUntil("bob deleted") {
+            !$0.contains("Bobby") && $0.contains("contact deleted")
+        }
+        #expect(!deleted.contains("> Message"), "the chat stayed open: \(deleted)")
+        try await alice.quit()
+        try await bob.quit()
+    }
 }
