@@ -59,7 +59,7 @@ let package = Package(
         // The full-screen client: screen (widths, cells, input, renderer), pure layouts, the app model.
         .target(
             name: "SimpleXTUI",
-            dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXSystem", "CUtf8proc", "CChafa", "CQRencode", "CGdkPixbuf", "CSystem"],
+            dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXProtocol", "SimpleXSystem", "CUtf8proc", "CChafa", "CQRencode", "CGdkPixbuf", "CSystem"],
             path: "Sources/SimpleXTUI"),
         .target(
             name: "SimpleXTerminal",

@@ -55,6 +55,7 @@ struct TUIMode {
         model.saveDrafts = defaults[.privacySaveLastDraft]
         model.chatSettings.layout = defaults[.chatLayout]
         model.chatSettings.theme = Self.theme(defaults[.currentTheme])
+        model.preferences = AppEffects.settings(from: defaults)
         model.noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         if let note = notes.first { model.status = (note, false) }
         if let open { runtime.post(.openRequested(open)) }

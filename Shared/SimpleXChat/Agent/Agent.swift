@@ -15,7 +15,7 @@ public actor Agent {
     let sink: AsyncStream<AgentEvent>.Continuation
     let store: AgentStore
     let pool: SMPServerPool
-    let config: AgentConfig
+    var config: AgentConfig
     /// One delivery worker per connection with messages waiting.
     var workers: [AgentConnectionID: Task<Void, Never>] = [:]
     /// Workers asked to look again for messages enqueued while they were sending.

@@ -160,6 +160,9 @@ public struct AppEffects: Sendable {
             await answerShare(id, contactId)
         case .notify(let event):
             await notifier?.notify(event, user: await chat.user)
+        case .changeSetting, .loadServers, .addServer, .removeServer, .testServer, .loadNotificationStatus, .updateProfile,
+            .setAlias, .setNotifications, .setReceipts, .clearChat, .deleteContact:
+            try await performSettings(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break
         }

@@ -106,6 +106,8 @@ extension AppModel {
             overlays.append(
                 .prompt(TextPrompt(kind: .connectLink, title: "Connect via link", hint: "Enter connects, Esc cancels", text: link)))
             return []
+        case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
+            return applySettingsResult(event)
         case .key, .resize, .tick, .terminalClosed:
             return []
         }

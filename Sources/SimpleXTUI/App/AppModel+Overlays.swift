@@ -6,6 +6,9 @@ extension AppModel {
     mutating func handleOverlayKey(_ key: KeyInput) -> [AppEffect] {
         guard let top = overlays.popLast() else { return [] }
         if case .control("q") = key { return [.quit] }
+        // These take Esc themselves (back a page before closing).
+        if case .settings(let screen) = top { return handleSettingsKey(key, screen) }
+        if case .contactInfo(let screen) = top { return handleContactInfoKey(key, screen) }
         if case .key(.escape, _) = key {
             // The first-run name cannot be skipped: without a profile there is no chat.
             if case .prompt(let prompt) = top, prompt.kind == .displayName { overlays.append(top) }
@@ -13,7 +16,7 @@ extension AppModel {
             return []
         }
         switch top {
-        case .help, .qrCode:
+        case .help, .qrCode, .settings, .contactInfo:
             return []
         case .info(let title, let lines, let scroll):
             switch key {
@@ -217,6 +220,8 @@ extension AppModel {
             self.chat = chat
             guard !value.isEmpty else { return [] }
             return [.search(contactId: chat.contact.contactId, text: value)]
+        case .addServer, .alias, .profileDisplayName, .profileFullName:
+            return submitSettingsPrompt(&prompt, value: value)
         }
     }
 

@@ -61,6 +61,10 @@ extension AppModel {
             return []
         case .alt("a"):
             return [.showAddress]
+        case .control("s"):
+            return openSettings()
+        case .alt("i"):
+            return openContactInfo()
         case .key(.tab, let modifiers):
             return cycleFocus(backwards: modifiers.contains(.shift))
         case .click(let row, let column):
@@ -136,6 +140,8 @@ extension AppModel {
             chatList.filter = ""
         case .character("?") where chatList.filter.isEmpty:
             overlays.append(.help)
+        case .character(",") where chatList.filter.isEmpty:
+            return openSettings()
         case .character(let character):
             chatList.filter.append(character)
             chatList.selectedID = chatList.visible.first?.id

@@ -32,6 +32,14 @@ public enum AppEvent: Sendable {
     case shareRequested(id: Int, summary: String)
     /// The terminal is gone: the client ends as if the user quit.
     case terminalClosed
+    /// Settings' results: the relays, one relay's test (nil: it answered), the service's state.
+    case servers([String])
+    case serverTested(String, failure: String?)
+    case notificationStatus([String])
+    case profileUpdated(ChatUser)
+    /// A contact as it is after a change made here (alias, notifications, receipts, cleared).
+    case contactChanged(ChatContact)
+    case contactDeleted(contactId: Int64)
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).
@@ -68,6 +76,20 @@ public enum AppEffect: Equatable, Sendable {
     case answerShare(id: Int, contactId: Int64?)
     case suspend
     case quit
+    /// Settings: a change written at once; the relays; the service's state; the profile.
+    case changeSetting(SettingChange)
+    case loadServers
+    case addServer(String)
+    case removeServer(String)
+    case testServer(String)
+    case loadNotificationStatus
+    case updateProfile(displayName: String, fullName: String)
+    /// Contact info: alias, notifications (`none` mutes), receipts (nil: the user's), clear, delete.
+    case setAlias(contactId: Int64, alias: String)
+    case setNotifications(contactId: Int64, NotificationChat.NotificationSetting)
+    case setReceipts(contactId: Int64, Bool?)
+    case clearChat(contactId: Int64)
+    case deleteContact(contactId: Int64)
 }
 
 /// Which part of the screen takes the keys.
@@ -95,6 +117,10 @@ public enum Overlay: Sendable {
     case qrCode(String)
     /// Where to send what another program shares.
     case shareTo(id: Int, summary: String, ChatListView)
+    /// Ctrl+S or `,`: the settings.
+    case settings(SettingsScreen)
+    /// Alt+I: the open chat's contact.
+    case contactInfo(ContactInfoScreen)
 }
 
 /// A contact request: accept, accept incognito (a random profile), or reject.
@@ -134,6 +160,8 @@ public struct AppModel: Sendable {
     public var drafts: [String: String] = [:]
     public var saveDrafts = true
     public var showPreviews = true
+    /// The other settings Settings shows (GroupDefaults' notification, privacy and theme keys).
+    public var preferences = SettingsValues()
     /// Layout, theme and time settings of the chat view (GroupDefaults chatLayout, currentTheme).
     public var chatSettings = ChatViewSettings(timeZone: .current)
     public var now: Date
@@ -172,6 +200,10 @@ public struct TextPrompt: Sendable {
         case connectLink
         case attachFile
         case search
+        case addServer
+        case alias(contactId: Int64)
+        case profileDisplayName
+        case profileFullName
     }
     public var kind: Kind
     public var title: String

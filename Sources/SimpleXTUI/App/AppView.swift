@@ -129,6 +129,7 @@ public struct AppView: Sendable {
             "Ctrl+O  connect via a link someone gave you",
             "Alt+A   your SimpleX address",
             "Ctrl+K  go to a chat by name",
+            "Ctrl+S  settings (or , in the list) · Alt+I  contact info",
             "F1 / ?  all keys",
         ] {
             lines.append(StyledLine("  " + hint, Style(foreground: theme.secondary)).truncated(to: width))
@@ -169,7 +170,7 @@ public struct AppView: Sendable {
         let hint: String
         switch state.focus {
         case .list:
-            hint = "↑↓ chats · Enter open · type to filter · Tab compose · Ctrl+K go to · Ctrl+N invite · Ctrl+O connect · ? help · Ctrl+Q quit"
+            hint = "↑↓ chats · Enter open · Alt+I info · , settings · type to filter · Tab compose · Ctrl+K go to · Ctrl+N invite · Ctrl+O connect · ? help · Ctrl+Q quit"
         case .compose:
             hint = "Enter send · Alt+Enter new line · ↑ messages · PgUp/PgDn scroll · Ctrl+T attach · Ctrl+F search · Ctrl+X editor · Tab list"
         case .messages:
@@ -225,6 +226,10 @@ public struct AppView: Sendable {
             content.append(StyledLine(" type to filter · Enter sends · Esc declines", Style(foreground: theme.secondary)))
         case .confirm(let question, _):
             content = [StyledLine(" " + question, Style(attributes: .bold))]
+        case .settings(let settings):
+            content = settings.lines(width: inner, height: max(4, height - 4))
+        case .contactInfo(let info):
+            content = info.lines(width: inner, height: max(4, height - 4))
         case .qrCode:
             return
         }

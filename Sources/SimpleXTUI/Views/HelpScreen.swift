@@ -6,9 +6,10 @@ enum HelpScreen {
         ("Everywhere", [
             ("Tab", "chat list ⇄ compose"), ("Ctrl+K", "go to a chat by name"), ("Alt+1…9", "open the n-th chat"),
             ("Ctrl+N", "new one-time invitation link"), ("Ctrl+O", "connect via a link"), ("Alt+A", "your SimpleX address"),
-            ("Alt+U", "unread chats only"), ("Ctrl+Z", "suspend"), ("Ctrl+Q", "quit"),
+            ("Alt+U", "unread chats only"),
+            ("Ctrl+S", "settings: notifications, relays, privacy, appearance, profile"), ("Alt+I", "the contact's info: alias, mute, receipts, clear, delete"), ("Ctrl+Z", "suspend"), ("Ctrl+Q", "quit"),
         ]),
-        ("Chat list", [("↑ ↓ PgUp PgDn", "choose"), ("Enter", "open (a request: accept or reject)"), ("letters", "filter by name"), ("Esc", "clear the filter")]),
+        ("Chat list", [("↑ ↓ PgUp PgDn", "choose"), ("Enter", "open (a request: accept or reject)"), ("letters", "filter by name"), ("Esc", "clear the filter"), (",", "settings")]),
         ("Compose", [
             ("Enter", "send"), ("Alt+Enter, Shift+Enter", "new line"), ("↑", "to the messages (item cursor)"),
             ("PgUp PgDn, wheel", "scroll"), ("Ctrl+T", "attach a file"), ("Ctrl+F", "search in the chat"),
