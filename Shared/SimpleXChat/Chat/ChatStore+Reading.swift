@@ -95,24 +95,27 @@ extension ChatStore {
     // MARK: - Pages
 
     /// A page of a contact's chat, oldest first, optionally only items of one content type or
-    /// whose text contains `search` (case-insensitive for ASCII, as SQLite's LIKE).
+    /// whose text matches `search` (`ChatSearchQuery`: its words, the last also as a prefix).
     func items(
         _ user: ChatUser, contactId: Int64, _ pagination: ChatPagination, filter: ChatContentFilter? = nil,
         search: String? = nil
     ) throws(ChatError) -> [ChatItem] {
+        let query = search.map(ChatSearchQuery.init)
+        let mode: ChatSchema.Reading.Search = query.map { $0.usesIndex ? .index : .scan } ?? .none
         func page(_ direction: ChatSchema.Reading.Direction, _ cursor: Int64, _ count: Int) throws(ChatError)
             -> [ChatItem]
         {
             guard count > 0 else { return [] }
-            let sql = Self.pageSQL(direction, tag: filter != nil, search: search != nil)
+            let sql = Self.pageSQL(direction, tag: filter != nil, search: mode)
             let arguments: [(any DatabaseValueConvertible)?] = [
-                user.userId, contactId, cursor, count, filter?.contentType, search.map(Self.likePattern),
+                user.userId, contactId, cursor, count, filter?.contentType,
+                query?.match(chat: "c\(contactId)"), query?.likePatternsJSON,
             ]
-            // SQLite counts parameters up to the highest number used: ?6 with a search, ?5 with a filter.
+            // SQLite counts parameters up to the highest number used: ?7 with a search, ?5 with a filter.
             var items: [ChatItem] = []
             items.reserveCapacity(count)
             try forEachRow(
-                sql, StatementArguments(Array(arguments.prefix(search != nil ? 6 : filter != nil ? 5 : 4)))
+                sql, StatementArguments(Array(arguments.prefix(query != nil ? 7 : filter != nil ? 5 : 4)))
             ) { row throws(ChatError) in items.append(try decodeItem(row)) }
             return items
         }
@@ -139,24 +142,23 @@ extension ChatStore {
     /// The SQL of each page shape, built once: a statement is cached by its text.
     private static let pageSQLs: [String] = [ChatSchema.Reading.Direction.before, .after].flatMap {
         direction in
-        [(false, false), (false, true), (true, false), (true, true)].map {
-            ChatSchema.Reading.page(direction, tag: $0.0, search: $0.1)
+        [false, true].flatMap { tag in
+            ChatSchema.Reading.Search.allCases.map { search in
+                ChatSchema.Reading.page(direction, tag: tag, search: search)
+            }
         }
     }
 
-    static func pageSQL(_ direction: ChatSchema.Reading.Direction, tag: Bool, search: Bool) -> String {
-        pageSQLs[(direction == .before ? 0 : 4) + (tag ? 2 : 0) + (search ? 1 : 0)]
+    static func pageSQL(
+        _ direction: ChatSchema.Reading.Direction, tag: Bool, search: ChatSchema.Reading.Search = .none
+    ) -> String {
+        let searches = ChatSchema.Reading.Search.allCases
+        let searchIndex = searches.firstIndex(of: search) ?? 0
+        return pageSQLs[((direction == .before ? 0 : 2) + (tag ? 1 : 0)) * searches.count + searchIndex]
     }
 
-    /// `%text%` with LIKE's wildcards and the escape character taken literally.
-    static func likePattern(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "%" + escaped + "%"
-    }
+    private static let searchAllByIndex = ChatSchema.Reading.searchAll(.index)
+    private static let searchAllByScan = ChatSchema.Reading.searchAll(.scan)
 
     func firstUnread(_ user: ChatUser, contactId: Int64) throws(ChatError) -> Int64? {
         try row(ChatSchema.Paging.firstUnread, [":user_id": user.userId, ":contact_id": contactId]).map {
@@ -186,15 +188,25 @@ extension ChatStore {
 
     // MARK: - Search
 
-    /// Items whose text contains `text`, newest first, older than item `before` (when given), in
-    /// one chat or in all the user's chats. Deleted items are not found.
+    /// Items whose text matches `text` (`ChatSearchQuery`), newest first, older than item
+    /// `before` (when given), in one chat or in all the user's chats. Deleted items (and items
+    /// marked deleted) are not found.
     func search(_ user: ChatUser, contactId: Int64?, text: String, before: Int64? = nil, count: Int)
         throws(ChatError) -> [ChatItem]
     {
         guard count > 0 else { return [] }
-        let sql =
-            contactId == nil ? ChatSchema.Reading.searchAll : Self.pageSQL(.before, tag: false, search: true)
-        return try items(sql, [user.userId, contactId, before ?? .max, count, nil, Self.likePattern(text)])
+        guard let contactId else {
+            let query = ChatSearchQuery(text)
+            let sql = query.usesIndex ? Self.searchAllByIndex : Self.searchAllByScan
+            return try items(
+                sql,
+                [
+                    user.userId, nil, before ?? .max, count, nil, query.match(chat: "u\(user.userId)"),
+                    query.likePatternsJSON,
+                ])
+        }
+        return try items(user, contactId: contactId, .before(id: before ?? .max, count: count), search: text)
+            .reversed()
     }
 
     func search(_ user: ChatUser, _ contact: ChatContact?, text: String, count: Int) throws(ChatError)
