@@ -42,11 +42,8 @@ struct ChatSearchQuery: Equatable, Sendable {
         return "chat : \(Self.quoted(chat)) AND item_text : (\(phrases.joined(separator: " ")))"
     }
 
-    /// The LIKE patterns of the literal words (`%word%`, wildcards escaped with `\`), as a JSON
-    /// array for `json_each`: one statement whatever their number.
-    var likePatternsJSON: String {
-        JSON.array(literalWords.map { .string(Self.likePattern($0)) }).compactText
-    }
+    /// The LIKE patterns of the literal words: `%word%`, wildcards escaped with `\`.
+    var likePatterns: [String] { literalWords.map(Self.likePattern) }
 
     /// An FTS5 string: in double quotes, a quote doubled. Inside it, FTS5 syntax is plain text.
     static func quoted(_ text: String) -> String {

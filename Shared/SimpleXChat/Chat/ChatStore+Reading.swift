@@ -106,17 +106,20 @@ extension ChatStore {
             -> [ChatItem]
         {
             guard count > 0 else { return [] }
-            let sql = Self.pageSQL(direction, tag: filter != nil, search: mode)
-            let arguments: [(any DatabaseValueConvertible)?] = [
-                user.userId, contactId, cursor, count, filter?.contentType,
-                query?.match(chat: "c\(contactId)"), query?.likePatternsJSON,
-            ]
-            // SQLite counts parameters up to the highest number used: ?7 with a search, ?5 with a filter.
+            let patterns = query?.likePatterns ?? []
+            let sql = Self.pageSQL(direction, tag: filter != nil, search: mode, literalWords: patterns.count)
+            let arguments: [(any DatabaseValueConvertible)?] =
+                [
+                    user.userId, contactId, cursor, count, filter?.contentType,
+                    query?.match(chat: "c\(contactId)"),
+                ] + patterns
+            let used = ChatSchema.Reading.parameterCount(
+                tag: filter != nil, search: mode, literalWords: patterns.count)
             var items: [ChatItem] = []
             items.reserveCapacity(count)
-            try forEachRow(
-                sql, StatementArguments(Array(arguments.prefix(query != nil ? 7 : filter != nil ? 5 : 4)))
-            ) { row throws(ChatError) in items.append(try decodeItem(row)) }
+            try forEachRow(sql, StatementArguments(Array(arguments.prefix(used)))) { row throws(ChatError) in
+                items.append(try decodeItem(row))
+            }
             return items
         }
         switch pagination {
@@ -139,26 +142,20 @@ extension ChatStore {
         }
     }
 
-    /// The SQL of each page shape, built once: a statement is cached by its text.
+    /// The SQL of each page shape without a search, built once: a statement is cached by its text.
     private static let pageSQLs: [String] = [ChatSchema.Reading.Direction.before, .after].flatMap {
-        direction in
-        [false, true].flatMap { tag in
-            ChatSchema.Reading.Search.allCases.map { search in
-                ChatSchema.Reading.page(direction, tag: tag, search: search)
-            }
-        }
+        direction in [false, true].map { ChatSchema.Reading.page(direction, tag: $0) }
     }
 
+    /// A page query's SQL; a search's is built for its number of LIKE patterns (its statement
+    /// is then cached by its text like the others).
     static func pageSQL(
-        _ direction: ChatSchema.Reading.Direction, tag: Bool, search: ChatSchema.Reading.Search = .none
+        _ direction: ChatSchema.Reading.Direction, tag: Bool, search: ChatSchema.Reading.Search = .none,
+        literalWords: Int = 0
     ) -> String {
-        let searches = ChatSchema.Reading.Search.allCases
-        let searchIndex = searches.firstIndex(of: search) ?? 0
-        return pageSQLs[((direction == .before ? 0 : 2) + (tag ? 1 : 0)) * searches.count + searchIndex]
+        guard search != .none else { return pageSQLs[(direction == .before ? 0 : 2) + (tag ? 1 : 0)] }
+        return ChatSchema.Reading.page(direction, tag: tag, search: search, literalWords: literalWords)
     }
-
-    private static let searchAllByIndex = ChatSchema.Reading.searchAll(.index)
-    private static let searchAllByScan = ChatSchema.Reading.searchAll(.scan)
 
     func firstUnread(_ user: ChatUser, contactId: Int64) throws(ChatError) -> Int64? {
         try row(ChatSchema.Paging.firstUnread, [":user_id": user.userId, ":contact_id": contactId]).map {
@@ -197,13 +194,16 @@ extension ChatStore {
         guard count > 0 else { return [] }
         guard let contactId else {
             let query = ChatSearchQuery(text)
-            let sql = query.usesIndex ? Self.searchAllByIndex : Self.searchAllByScan
+            let mode: ChatSchema.Reading.Search = query.usesIndex ? .index : .scan
+            let patterns = query.likePatterns
+            let arguments: [(any DatabaseValueConvertible)?] =
+                [user.userId, nil, before ?? .max, count, nil, query.match(chat: "u\(user.userId)")]
+                + patterns
+            let used = ChatSchema.Reading.parameterCount(
+                tag: false, search: mode, literalWords: patterns.count)
             return try items(
-                sql,
-                [
-                    user.userId, nil, before ?? .max, count, nil, query.match(chat: "u\(user.userId)"),
-                    query.likePatternsJSON,
-                ])
+                ChatSchema.Reading.searchAll(mode, literalWords: patterns.count),
+                StatementArguments(Array(arguments.prefix(used))))
         }
         return try items(user, contactId: contactId, .before(id: before ?? .max, count: count), search: text)
             .reversed()

@@ -78,7 +78,7 @@ extension ChatSchema {
     /// Page queries take up to seven positional parameters, unused ones bound to NULL: `?1`
     /// user_id, `?2` contact_id, `?3` the cursor chat_item_id (exclusive), `?4` count, `?5`
     /// msg_content_tag, `?6` an FTS5 expression over `chat_item_search` (`ChatSearchQuery`),
-    /// `?7` a JSON array of LIKE patterns (escaped with `\`) the text must all match.
+    /// `?7` and on: LIKE patterns (escaped with `\`) the text must all match.
     public enum Reading {
         /// An item's columns, in the order `ChatStore` decodes them.
         public static let itemColumns = """
@@ -99,9 +99,10 @@ extension ChatSchema {
         public enum Search: Sendable, CaseIterable {
             /// No search.
             case none
-            /// The word index finds the items (`?6`), in id order; `?7` filters them further.
+            /// The word index finds the items (`?6`), in id order; LIKE patterns filter them further.
             case index
-            /// No word to look up: the chat's items are read in page order and `?7` filters them.
+            /// No word to look up: the chat's items are read in page order and LIKE patterns
+            /// filter them.
             case scan
         }
 
@@ -110,7 +111,10 @@ extension ChatSchema {
         /// an indexed search walks the words' doclists in id order (FTS5 consumes the rowid
         /// range and ORDER BY), each match one primary-key lookup; a scan reads the chat's index
         /// backwards until the page is full.
-        public static func page(_ direction: Direction, tag: Bool = false, search: Search = .none) -> String {
+        /// `literalWords`: how many LIKE patterns follow `?6`.
+        public static func page(
+            _ direction: Direction, tag: Bool = false, search: Search = .none, literalWords: Int = 0
+        ) -> String {
             let id = search == .index ? "s.rowid" : "i.chat_item_id"
             var conditions = search == .index ? ["s.chat_item_search MATCH ?6"] : []
             conditions.append(direction == .before ? "\(id) < ?3" : "\(id) > ?3")
@@ -118,7 +122,7 @@ extension ChatSchema {
             // The second condition is the tag index's own (it leaves texts out, which no filter
             // selects): SQLite uses a partial index only for a query that states its condition.
             if tag { conditions.append(contentsOf: ["i.msg_content_tag = ?5", "i.msg_content_tag <> 'text'"]) }
-            if search != .none { conditions.append(contentsOf: ["i.item_deleted = 0", literalWords]) }
+            if search != .none { conditions += ["i.item_deleted = 0"] + likeConditions(literalWords) }
             return """
                 SELECT \(itemColumns) FROM \(search == .index ? indexJoin : "chat_items i")
                 WHERE \(conditions.joined(separator: " AND "))
@@ -130,21 +134,30 @@ extension ChatSchema {
         /// the index first: its order is the page order.
         static let indexJoin = "chat_item_search s CROSS JOIN chat_items i ON i.chat_item_id = s.rowid"
 
-        /// Every LIKE pattern of `?7` matches the text.
-        static let literalWords = """
-            NOT EXISTS (SELECT 1 FROM json_each(?7) w WHERE i.item_text NOT LIKE w.value ESCAPE '\\')
-            """
+        /// The text matches each of `count` LIKE patterns, `?7` on. One condition per pattern,
+        /// not a `json_each` subquery: that would run for every item a scan reads (4× the scan).
+        static func likeConditions(_ count: Int) -> [String] {
+            (0..<count).map { "i.item_text LIKE ?\($0 + 7) ESCAPE '\\'" }
+        }
 
         /// Search in all of a user's chats, newest first, before the cursor (`?2` and `?5` are
         /// unused); `index` looks the words up, `scan` reads the user's items in id order.
-        public static func searchAll(_ search: Search) -> String {
+        public static func searchAll(_ search: Search, literalWords: Int = 0) -> String {
             let id = search == .index ? "s.rowid" : "i.chat_item_id"
+            var conditions = search == .index ? ["s.chat_item_search MATCH ?6"] : []
+            conditions += ["\(id) < ?3", "i.user_id = ?1", "i.contact_id IS NOT NULL", "i.item_deleted = 0"]
+            conditions += likeConditions(literalWords)
             return """
                 SELECT \(itemColumns) FROM \(search == .index ? indexJoin : "chat_items i")
-                WHERE \(search == .index ? "s.chat_item_search MATCH ?6 AND " : "")\(id) < ?3 AND i.user_id = ?1
-                  AND i.contact_id IS NOT NULL AND i.item_deleted = 0 AND \(literalWords)
+                WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY \(id) DESC LIMIT ?4
                 """
+        }
+
+        /// The number of parameters of a page or search query: SQLite counts up to the highest
+        /// one used.
+        public static func parameterCount(tag: Bool, search: Search, literalWords: Int) -> Int {
+            literalWords > 0 ? 6 + literalWords : search == .index ? 6 : tag ? 5 : 4
         }
 
         /// The reactions of a page's items, whose ids are a JSON array in `?1`. CROSS JOIN keeps

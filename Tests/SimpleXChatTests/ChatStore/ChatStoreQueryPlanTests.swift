@@ -23,9 +23,9 @@ struct ChatStoreQueryPlanTests {
     }
 
     static let pageArguments: [(any DatabaseValueConvertible & Sendable)?] = [1, 2, 150, 50, nil, nil]
-    /// A page's arguments with a search: the FTS5 expression and LIKE patterns are text.
+    /// A page's arguments with a search: the FTS5 expression and a LIKE pattern.
     static let searchArguments: [(any DatabaseValueConvertible & Sendable)?] = [
-        1, 2, 150, 50, nil, #"chat : "c2" AND item_text : ("hel"*)"#, "[]",
+        1, 2, 150, 50, nil, #"chat : "c2" AND item_text : ("hel"*)"#, "%o%",
     ]
 
     static let queries: [Query] = {
@@ -40,7 +40,8 @@ struct ChatStoreQueryPlanTests {
                     queries.append(
                         Query(
                             name: "page \(direction) tag=\(tag) search=\(search)",
-                            sql: ChatStore.pageSQL(direction, tag: tag, search: search),
+                            sql: ChatStore.pageSQL(
+                                direction, tag: tag, search: search, literalWords: search == .none ? 0 : 1),
                             arguments: search == .none
                                 ? pageArguments.prefix(tag ? 5 : 4).map { $0 } : searchArguments,
                             indexes: indexes, usesWordIndex: search == .index))
@@ -52,11 +53,12 @@ struct ChatStoreQueryPlanTests {
             // With one user ANALYZE shows user_id selects nothing, and SQLite walks the ids
             // backwards instead of the (user_id, id) index: the same order, the same pages.
             Query(
-                name: "search all chats by word", sql: ChatSchema.Reading.searchAll(.index),
+                name: "search all chats by word", sql: ChatSchema.Reading.searchAll(.index, literalWords: 1),
                 arguments: searchArguments, indexes: ["i USING INTEGER PRIMARY KEY (rowid=?)"],
                 usesWordIndex: true),
             Query(
-                name: "search all chats for punctuation", sql: ChatSchema.Reading.searchAll(.scan),
+                name: "search all chats for punctuation",
+                sql: ChatSchema.Reading.searchAll(.scan, literalWords: 1),
                 arguments: searchArguments,
                 indexes: ["idx_chat_items_user_item", "INTEGER PRIMARY KEY (rowid<?)"]),
             Query(
