@@ -9,6 +9,10 @@ extension ChatSchema {
     ///   claims to mirror `chat_items`, which this one does not: it leaves out deleted items).
     ///   Debian's SQLite (3.40) predates `contentless_delete=1` (3.43), so removal is FTS5's
     ///   `'delete'` command with the values once indexed, which the triggers have in `OLD`.
+    ///   That command writes a delete marker: MATCH and fts5vocab stop seeing the words at
+    ///   once, but their bytes stay in an older segment of `chat_item_search_data` until FTS5
+    ///   merges it ('optimize' merges everything: about 1 s for a 1M-item index). SQLite 3.42's
+    ///   `secure-delete` option would drop them at once; 3.40 lacks it.
     /// - Only items not deleted are indexed: a message marked deleted (the views still show it)
     ///   leaves the index when it is marked, and search can never find it.
     /// - `chat` holds a token for the user (`u1`) and one for the contact (`c42`), so a search
