@@ -95,25 +95,31 @@ extension ChatStore {
     // MARK: - Pages
 
     /// A page of a contact's chat, oldest first, optionally only items of one content type or
-    /// whose text contains `search` (case-insensitive for ASCII, as SQLite's LIKE).
+    /// whose text matches `search` (`ChatSearchQuery`: its words, the last also as a prefix).
     func items(
         _ user: ChatUser, contactId: Int64, _ pagination: ChatPagination, filter: ChatContentFilter? = nil,
         search: String? = nil
     ) throws(ChatError) -> [ChatItem] {
+        let query = search.map(ChatSearchQuery.init)
+        let mode: ChatSchema.Reading.Search = query.map { $0.usesIndex ? .index : .scan } ?? .none
         func page(_ direction: ChatSchema.Reading.Direction, _ cursor: Int64, _ count: Int) throws(ChatError)
             -> [ChatItem]
         {
             guard count > 0 else { return [] }
-            let sql = Self.pageSQL(direction, tag: filter != nil, search: search != nil)
-            let arguments: [(any DatabaseValueConvertible)?] = [
-                user.userId, contactId, cursor, count, filter?.contentType, search.map(Self.likePattern),
-            ]
-            // SQLite counts parameters up to the highest number used: ?6 with a search, ?5 with a filter.
+            let patterns = query?.likePatterns ?? []
+            let sql = Self.pageSQL(direction, tag: filter != nil, search: mode, literalWords: patterns.count)
+            let arguments: [(any DatabaseValueConvertible)?] =
+                [
+                    user.userId, contactId, cursor, count, filter?.contentType,
+                    query?.match(chat: "c\(contactId)"),
+                ] + patterns
+            let used = ChatSchema.Reading.parameterCount(
+                tag: filter != nil, search: mode, literalWords: patterns.count)
             var items: [ChatItem] = []
             items.reserveCapacity(count)
-            try forEachRow(
-                sql, StatementArguments(Array(arguments.prefix(search != nil ? 6 : filter != nil ? 5 : 4)))
-            ) { row throws(ChatError) in items.append(try decodeItem(row)) }
+            try forEachRow(sql, StatementArguments(Array(arguments.prefix(used)))) { row throws(ChatError) in
+                items.append(try decodeItem(row))
+            }
             return items
         }
         switch pagination {
@@ -136,26 +142,19 @@ extension ChatStore {
         }
     }
 
-    /// The SQL of each page shape, built once: a statement is cached by its text.
+    /// The SQL of each page shape without a search, built once: a statement is cached by its text.
     private static let pageSQLs: [String] = [ChatSchema.Reading.Direction.before, .after].flatMap {
-        direction in
-        [(false, false), (false, true), (true, false), (true, true)].map {
-            ChatSchema.Reading.page(direction, tag: $0.0, search: $0.1)
-        }
+        direction in [false, true].map { ChatSchema.Reading.page(direction, tag: $0) }
     }
 
-    static func pageSQL(_ direction: ChatSchema.Reading.Direction, tag: Bool, search: Bool) -> String {
-        pageSQLs[(direction == .before ? 0 : 4) + (tag ? 2 : 0) + (search ? 1 : 0)]
-    }
-
-    /// `%text%` with LIKE's wildcards and the escape character taken literally.
-    static func likePattern(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "%" + escaped + "%"
+    /// A page query's SQL; a search's is built for its number of LIKE patterns (its statement
+    /// is then cached by its text like the others).
+    static func pageSQL(
+        _ direction: ChatSchema.Reading.Direction, tag: Bool, search: ChatSchema.Reading.Search = .none,
+        literalWords: Int = 0
+    ) -> String {
+        guard search != .none else { return pageSQLs[(direction == .before ? 0 : 2) + (tag ? 1 : 0)] }
+        return ChatSchema.Reading.page(direction, tag: tag, search: search, literalWords: literalWords)
     }
 
     func firstUnread(_ user: ChatUser, contactId: Int64) throws(ChatError) -> Int64? {
@@ -186,15 +185,28 @@ extension ChatStore {
 
     // MARK: - Search
 
-    /// Items whose text contains `text`, newest first, older than item `before` (when given), in
-    /// one chat or in all the user's chats. Deleted items are not found.
+    /// Items whose text matches `text` (`ChatSearchQuery`), newest first, older than item
+    /// `before` (when given), in one chat or in all the user's chats. Deleted items (and items
+    /// marked deleted) are not found.
     func search(_ user: ChatUser, contactId: Int64?, text: String, before: Int64? = nil, count: Int)
         throws(ChatError) -> [ChatItem]
     {
         guard count > 0 else { return [] }
-        let sql =
-            contactId == nil ? ChatSchema.Reading.searchAll : Self.pageSQL(.before, tag: false, search: true)
-        return try items(sql, [user.userId, contactId, before ?? .max, count, nil, Self.likePattern(text)])
+        guard let contactId else {
+            let query = ChatSearchQuery(text)
+            let mode: ChatSchema.Reading.Search = query.usesIndex ? .index : .scan
+            let patterns = query.likePatterns
+            let arguments: [(any DatabaseValueConvertible)?] =
+                [user.userId, nil, before ?? .max, count, nil, query.match(chat: "u\(user.userId)")]
+                + patterns
+            let used = ChatSchema.Reading.parameterCount(
+                tag: false, search: mode, literalWords: patterns.count)
+            return try items(
+                ChatSchema.Reading.searchAll(mode, literalWords: patterns.count),
+                StatementArguments(Array(arguments.prefix(used))))
+        }
+        return try items(user, contactId: contactId, .before(id: before ?? .max, count: count), search: text)
+            .reversed()
     }
 
     func search(_ user: ChatUser, _ contact: ChatContact?, text: String, count: Int) throws(ChatError)

@@ -75,9 +75,10 @@ extension ChatSchema {
     /// filter or a search), search across chats, the chat list and disappearing items. Each
     /// follows an index (tests check the plans), so its cost is the page, not the history.
     ///
-    /// Page queries take six positional parameters, unused ones bound to NULL: `?1` user_id,
-    /// `?2` contact_id, `?3` the cursor chat_item_id (exclusive), `?4` count, `?5` msg_content_tag,
-    /// `?6` a LIKE pattern (escaped with `\`).
+    /// Page queries take up to seven positional parameters, unused ones bound to NULL: `?1`
+    /// user_id, `?2` contact_id, `?3` the cursor chat_item_id (exclusive), `?4` count, `?5`
+    /// msg_content_tag, `?6` an FTS5 expression over `chat_item_search` (`ChatSearchQuery`),
+    /// `?7` and on: LIKE patterns (escaped with `\`) the text must all match.
     public enum Reading {
         /// An item's columns, in the order `ChatStore` decodes them.
         public static let itemColumns = """
@@ -94,32 +95,70 @@ extension ChatSchema {
             case after
         }
 
+        /// How a page query searches text.
+        public enum Search: Sendable, CaseIterable {
+            /// No search.
+            case none
+            /// The word index finds the items (`?6`), in id order; LIKE patterns filter them further.
+            case index
+            /// No word to look up: the chat's items are read in page order and LIKE patterns
+            /// filter them.
+            case scan
+        }
+
         /// A page of one chat; `tag` adds the content filter, `search` the text search (which
-        /// skips deleted items). Filters keep the plan: the tag has its own index in page order,
-        /// and a search reads the chat's index backwards until the page is full.
-        public static func page(_ direction: Direction, tag: Bool = false, search: Bool = false) -> String {
-            var conditions = ["i.user_id = ?1", "i.contact_id = ?2"]
+        /// skips deleted items). Filters keep the plan: the tag has its own index in page order;
+        /// an indexed search walks the words' doclists in id order (FTS5 consumes the rowid
+        /// range and ORDER BY), each match one primary-key lookup; a scan reads the chat's index
+        /// backwards until the page is full.
+        /// `literalWords`: how many LIKE patterns follow `?6`.
+        public static func page(
+            _ direction: Direction, tag: Bool = false, search: Search = .none, literalWords: Int = 0
+        ) -> String {
+            let id = search == .index ? "s.rowid" : "i.chat_item_id"
+            var conditions = search == .index ? ["s.chat_item_search MATCH ?6"] : []
+            conditions.append(direction == .before ? "\(id) < ?3" : "\(id) > ?3")
+            conditions += ["i.user_id = ?1", "i.contact_id = ?2"]
             // The second condition is the tag index's own (it leaves texts out, which no filter
             // selects): SQLite uses a partial index only for a query that states its condition.
             if tag { conditions.append(contentsOf: ["i.msg_content_tag = ?5", "i.msg_content_tag <> 'text'"]) }
-            conditions.append(direction == .before ? "i.chat_item_id < ?3" : "i.chat_item_id > ?3")
-            if search {
-                conditions.append(contentsOf: ["i.item_deleted = 0", "i.item_text LIKE ?6 ESCAPE '\\'"])
-            }
+            if search != .none { conditions += ["i.item_deleted = 0"] + likeConditions(literalWords) }
             return """
-                SELECT \(itemColumns) FROM chat_items i
+                SELECT \(itemColumns) FROM \(search == .index ? indexJoin : "chat_items i")
                 WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY i.chat_item_id \(direction == .before ? "DESC" : "ASC") LIMIT ?4
+                ORDER BY \(id) \(direction == .before ? "DESC" : "ASC") LIMIT ?4
                 """
         }
 
-        /// Search in all of a user's chats, newest first, before the cursor (`?2` is unused).
-        public static let searchAll = """
-            SELECT \(itemColumns) FROM chat_items i
-            WHERE i.user_id = ?1 AND i.chat_item_id < ?3 AND i.contact_id IS NOT NULL AND i.item_deleted = 0
-              AND i.item_text LIKE ?6 ESCAPE '\\'
-            ORDER BY i.chat_item_id DESC LIMIT ?4
-            """
+        /// Matches from the word index, each joined to its item by primary key. CROSS JOIN keeps
+        /// the index first: its order is the page order.
+        static let indexJoin = "chat_item_search s CROSS JOIN chat_items i ON i.chat_item_id = s.rowid"
+
+        /// The text matches each of `count` LIKE patterns, `?7` on. One condition per pattern,
+        /// not a `json_each` subquery: that would run for every item a scan reads (4× the scan).
+        static func likeConditions(_ count: Int) -> [String] {
+            (0..<count).map { "i.item_text LIKE ?\($0 + 7) ESCAPE '\\'" }
+        }
+
+        /// Search in all of a user's chats, newest first, before the cursor (`?2` and `?5` are
+        /// unused); `index` looks the words up, `scan` reads the user's items in id order.
+        public static func searchAll(_ search: Search, literalWords: Int = 0) -> String {
+            let id = search == .index ? "s.rowid" : "i.chat_item_id"
+            var conditions = search == .index ? ["s.chat_item_search MATCH ?6"] : []
+            conditions += ["\(id) < ?3", "i.user_id = ?1", "i.contact_id IS NOT NULL", "i.item_deleted = 0"]
+            conditions += likeConditions(literalWords)
+            return """
+                SELECT \(itemColumns) FROM \(search == .index ? indexJoin : "chat_items i")
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY \(id) DESC LIMIT ?4
+                """
+        }
+
+        /// The number of parameters of a page or search query: SQLite counts up to the highest
+        /// one used.
+        public static func parameterCount(tag: Bool, search: Search, literalWords: Int) -> Int {
+            literalWords > 0 ? 6 + literalWords : search == .index ? 6 : tag ? 5 : 4
+        }
 
         /// The reactions of a page's items, whose ids are a JSON array in `?1`. CROSS JOIN keeps
         /// the ids first: the planner may not scan all reactions because the table looks small.

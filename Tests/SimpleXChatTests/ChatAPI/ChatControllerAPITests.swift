@@ -158,9 +158,12 @@ import TestSupport
         #expect(
             Self.texts(try await f.run("/_get chat @\(id) around=3 count=1")) == ["two", "three", "four"])
         #expect(Self.texts(try await f.run("/_get chat @\(id) initial=1")) == ["one", "two"])
-        #expect(Self.texts(try await f.run("/_get chat @\(id) count=10 search=o")) == ["one", "two", "four"])
+        // Search matches words by their start (the word index), not letters inside them.
+        #expect(Self.texts(try await f.run("/_get chat @\(id) count=10 search=t")) == ["two", "three"])
+        #expect(Self.texts(try await f.run("/_get chat @\(id) count=10 search=o")) == ["one"])
         // A search pages like the chat: before, after and around work with it too.
-        #expect(Self.texts(try await f.run("/_get chat @\(id) before=3 count=5 search=o")) == ["one", "two"])
+        #expect(Self.texts(try await f.run("/_get chat @\(id) before=3 count=5 search=t")) == ["two"])
+        #expect(Self.texts(try await f.run("/_get chat @\(id) after=2 count=5 search=t")) == ["three"])
         #expect(try await f.run("/_get chat @99 count=5").chatError == .contactNotFound(contactId: 99))
         #expect(
             try await f.run("/_get chat #1 count=5").chatError

@@ -11,28 +11,41 @@ struct ChatStoreQueryPlanTests {
     struct Query: CustomTestStringConvertible, Sendable {
         let name: String
         let sql: String
-        let arguments: [Int64?]
+        let arguments: [(any DatabaseValueConvertible & Sendable)?]
         /// Indexes the query may search (`INTEGER PRIMARY KEY` for the rowid), with what the
         /// plan must say it looks up.
         let indexes: [String]
         /// A few rows sorted for ORDER BY are fine where the rows are a page's reactions.
         var sortAllowed = false
+        /// Whether the plan must start with the word index (`chat_item_search`), not a scan.
+        var usesWordIndex = false
         var testDescription: String { name }
     }
 
-    static let pageArguments: [Int64?] = [1, 2, 150, 50, nil, nil]
+    static let pageArguments: [(any DatabaseValueConvertible & Sendable)?] = [1, 2, 150, 50, nil, nil]
+    /// A page's arguments with a search: the FTS5 expression and a LIKE pattern.
+    static let searchArguments: [(any DatabaseValueConvertible & Sendable)?] = [
+        1, 2, 150, 50, nil, #"chat : "c2" AND item_text : ("hel"*)"#, "%o%",
+    ]
 
     static let queries: [Query] = {
         var queries: [Query] = []
         for direction in [ChatSchema.Reading.Direction.before, .after] {
-            for (tag, search) in [(false, false), (true, false), (false, true), (true, true)] {
-                queries.append(
-                    Query(
-                        name: "page \(direction) tag=\(tag) search=\(search)",
-                        sql: ChatStore.pageSQL(direction, tag: tag, search: search),
-                        arguments: Array(pageArguments.prefix(search ? 6 : tag ? 5 : 4)),
-                        indexes: [tag ? "idx_chat_items_contact_content_tag" : "idx_chat_items_contact_page"])
-                )
+            for tag in [false, true] {
+                for search in ChatSchema.Reading.Search.allCases {
+                    let indexes =
+                        search == .index
+                        ? ["i USING INTEGER PRIMARY KEY (rowid=?)"]
+                        : [tag ? "idx_chat_items_contact_content_tag" : "idx_chat_items_contact_page"]
+                    queries.append(
+                        Query(
+                            name: "page \(direction) tag=\(tag) search=\(search)",
+                            sql: ChatStore.pageSQL(
+                                direction, tag: tag, search: search, literalWords: search == .none ? 0 : 1),
+                            arguments: search == .none
+                                ? pageArguments.prefix(tag ? 5 : 4).map { $0 } : searchArguments,
+                            indexes: indexes, usesWordIndex: search == .index))
+                }
             }
         }
         let selectRead = "SELECT chat_item_id "
@@ -40,7 +53,13 @@ struct ChatStoreQueryPlanTests {
             // With one user ANALYZE shows user_id selects nothing, and SQLite walks the ids
             // backwards instead of the (user_id, id) index: the same order, the same pages.
             Query(
-                name: "search all chats", sql: ChatSchema.Reading.searchAll, arguments: pageArguments,
+                name: "search all chats by word", sql: ChatSchema.Reading.searchAll(.index, literalWords: 1),
+                arguments: searchArguments, indexes: ["i USING INTEGER PRIMARY KEY (rowid=?)"],
+                usesWordIndex: true),
+            Query(
+                name: "search all chats for punctuation",
+                sql: ChatSchema.Reading.searchAll(.scan, literalWords: 1),
+                arguments: searchArguments,
                 indexes: ["idx_chat_items_user_item", "INTEGER PRIMARY KEY (rowid<?)"]),
             Query(
                 name: "reactions of a page", sql: ChatSchema.Reading.reactions, arguments: [nil],
@@ -109,6 +128,9 @@ struct ChatStoreQueryPlanTests {
         }
         let database = fixture.store.database
         let arguments = StatementArguments(query.arguments.map { $0 as (any DatabaseValueConvertible)? })
+        for index in 0..<400 where index % 5 == 0 {
+            try fixture.text(contacts[index % 3], "hello there \(index)")
+        }
         #expect(try database.makeStatement(query.sql).parameterCount == query.arguments.count)
         for analyzed in [false, true] {
             if analyzed { try database.execute("ANALYZE") }
@@ -120,6 +142,16 @@ struct ChatStoreQueryPlanTests {
                 line.hasPrefix("SEARCH") && query.indexes.contains { line.contains($0) }
             }
             #expect(searched, "analyzed=\(analyzed)\n\(text)")
+            // The word index answers the MATCH and the rowid range (FTS5's plan string: `M`
+            // and the column for MATCH, `<` or `>` for the range) and consumes ORDER BY (no
+            // TEMP B-TREE, checked below): the page is the first matches it yields.
+            if query.usesWordIndex {
+                let first = plan.first ?? ""
+                #expect(
+                    first.hasPrefix("SCAN s VIRTUAL TABLE INDEX") && first.contains(":M")
+                        && (first.contains("<") || first.contains(">")),
+                    "analyzed=\(analyzed)\n\(text)")
+            }
             // Only json_each, the list of a page's ids, may be scanned.
             #expect(
                 !plan.contains { $0.hasPrefix("SCAN") && !$0.contains("VIRTUAL TABLE") },
