@@ -89,12 +89,12 @@ public enum ShareMain {
                         + "run simplex-share --to @name in a terminal", status: ShareExit.usage)
             }
         }
-        // Copies first (the originals may go), then the items: images prepared as iOS does.
+        // Kept first (the originals may go), then the items: images prepared as iOS does.
         var copies: [String] = []
         var items: [SharedItem] = []
         let directory = request.files.isEmpty ? "" : try SharedFiles.directory(in: container.path)
         do throws(ShareSender.Failure) {
-            for file in request.files { copies.append(try SharedFiles.copy(file, into: directory)) }
+            for file in request.files { copies.append(try SharedFiles.keep(file, into: directory)) }
             let previews = GroupDefaults(container: container)[.privacyLinkPreviews]
             do {
                 items = try SharedItems.make(
