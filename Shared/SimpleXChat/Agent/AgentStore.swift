@@ -68,7 +68,6 @@ final class AgentStore {
             // writes ~5 pages, mostly the same index leaves and connection rows again, which a
             // checkpoint then copies to the database once instead of every ~200 messages.
             try database.execute("PRAGMA wal_autocheckpoint = 8000")
-            try database.keepWriteAheadLog()
         } catch {
             throw .store("cannot open \(path): \(error)")
         }

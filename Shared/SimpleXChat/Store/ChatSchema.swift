@@ -28,8 +28,6 @@ public enum ChatSchema {
     public static func openChatDatabase(path: String) throws -> Database {
         let database = try Database(path: path)
         try database.migrate(migrations)
-        // After the migrations: a database refused as newer is left as it was, without a -wal.
-        try database.keepWriteAheadLog()
         return database
     }
 

@@ -52,21 +52,6 @@ public final class Database {
         self.handle = nil
     }
 
-    /// Keeps the -wal file, at the size it grew to, when the last connection closes (SQLite's
-    /// persistent WAL). For the group's databases, which the processes open and close in turn (the
-    /// service suspends, the share helper or `-e` runs a moment): without it each process starts
-    /// an empty WAL and every synced commit also syncs the file's new size. A 5 MiB file sent by
-    /// the share helper took ~1.3x as long as by the running client, the same work otherwise.
-    /// What the file holds is what the WAL holds while a process runs: pages of this database,
-    /// overwritten as new commits come.
-    public func keepWriteAheadLog() throws {
-        var persist: Int32 = 1
-        let code = sqlite3_file_control(try requireHandle(), "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-        guard code == SQLITE_OK else {
-            throw DatabaseError(.error, message: "cannot keep the write-ahead log (code \(code))", sql: nil)
-        }
-    }
-
     private func configure(_ connection: OpaquePointer, busyTimeout: Duration) throws {
         sqlite3_extended_result_codes(connection, 1)
         // Before the first pragma: switching to WAL takes a lock another process may hold.
