@@ -187,6 +187,18 @@ final class TimedChatEvents: Sendable {
         return nil
     }
 
+    /// When the first event under `key` arrived after `since`, waiting up to `timeout` for one.
+    func first(_ key: String, after since: ContinuousClock.Instant, timeout: Duration) async
+        -> ContinuousClock.Instant?
+    {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let found = arrivals.withLock({ $0[key]?.first { $0 >= since } }) { return found }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return nil
+    }
+
     /// Waits until `count` events under `key` have arrived in all, or none has for `idle`; the count.
     @discardableResult
     func wait(for key: String, count: Int, idle: Duration) async -> Int {

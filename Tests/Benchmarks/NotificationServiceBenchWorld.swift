@@ -23,7 +23,7 @@ final class NotificationServiceBenchWorld {
     let serviceStates: ServiceStateLog
     let bob: ChatController
     /// Bob's events: "connected", "sent" for each message the relay took, "item:<text>" for each
-    /// received, and "file offered" (accepted at once), "file received" and "file failed".
+    /// received, and "file offered" (accepted at once), "file started" (its connection up), "file received" and "file failed".
     let bobEvents: TimedChatEvents
     /// Bob's names of his contacts with Alice, one per contact of hers.
     let bobContacts: [String]
@@ -112,6 +112,7 @@ final class NotificationServiceBenchWorld {
                     return "file offered"
                 }
                 return "item:\(item.text)"
+            case .file(.rcvStarted): return "file started"
             case .file(.rcvComplete): return "file received"
             case .file(.rcvError), .file(.rcvCancelledBySender): return "file failed"
             default: return nil

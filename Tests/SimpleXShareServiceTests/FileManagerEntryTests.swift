@@ -44,6 +44,8 @@ struct FileManagerEntryTests {
         chmod(bin.appending("zenity"), 0o755)
         var environment = CLIUser.environment(users.alice, bus: users.bus)
         environment["PATH"] = bin.path
+        // Bob accepts none of the files: each share waits 300 ms for him rather than 5 s.
+        environment["SIMPLEX_SHARE_ACCEPT_WAIT_MS"] = "300"
         let share = try BuiltProducts.path("simplex-share")
 
         // Each entry's invocation: (what, program, arguments, extra environment).
@@ -85,7 +87,7 @@ struct FileManagerEntryTests {
             let process = try ChildProcess(program, arguments, environment: environment.merging(extra) { $1 })
             process.closeInput()
             #expect(try await process.wait() == 0, "\(what): \(process.allErrors)")
-            #expect(process.allOutput.last == "sent 4 items to bob", "\(what): \(process.allOutput)")
+            #expect(process.allOutput.last == "sent 4 items to bob (the files go when bob accepts)", "\(what): \(process.allOutput)")
             offered += 4
             #expect(
                 await eventually { users.bob.process.allOutput.filter { $0.contains("alice> sends file") }.count == offered },

@@ -101,7 +101,7 @@ struct ShareEndToEndTests {
         let share = try await users.share(["--to", "bob", "--text", "the notes", "file://" + notes.replacingOccurrences(of: " ", with: "%20")])
         #expect(try await share.wait() == 0, "\(share.allErrors)")
         // The text goes with the file, as its caption: one item.
-        #expect(share.allOutput.last == "sent 1 item to bob")
+        #expect(share.allOutput.last == "sent 1 item to bob (the file goes when bob accepts)")
         try await users.bob.expectLine(#"\d\d:\d\d alice> the notes"#)
         try await users.bob.expect("sends file meeting notes.txt")
         #expect(try users.defaults[.shareState] == .inactive)
@@ -151,7 +151,7 @@ struct ShareEndToEndTests {
         #expect(arguments.suffix(2) == ["@1", "bob"], "\(arguments)")
         try await users.bob.expect("notes of us.txt")
         let done = try await users.server.notifyCalls(atLeast: 1)
-        #expect(done.last?.body == "Sent 1 item to bob")
+        #expect(done.last?.body == "Sent 1 item to bob (the file goes when bob accepts)")
         try await users.bob.quit()
     }
 

@@ -13,9 +13,10 @@ public enum ShareMain {
         errors: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) async -> Int32 {
         let command: ShareCommand
+        let display = ProgressDisplay.forThisProcess()
         do { command = try ShareCommand.parse(arguments, workingDirectory: FileManager.default.currentDirectoryPath) } catch {
             errors("simplex-share: \(error)")
-            await notifyWithoutTerminal("SimpleX Chat: not sent", error.description)
+            await display.outcome(summary: "SimpleX Chat: not sent", body: error.description)
             return ShareExit.usage
         }
         guard case .share(var request) = command else {
@@ -24,26 +25,21 @@ public enum ShareMain {
         }
         if request.text == nil, standardInputIsPiped(), let piped = readStandardInput() { request.text = piped }
         do {
-            let line = try await share(request, environment: environment)
+            let line = try await share(request, environment: environment, display: display)
+            // Started by a file manager, nobody sees standard error: the outcome is a notification.
+            await display.outcome(summary: "SimpleX Chat", body: line.prefix(1).uppercased() + line.dropFirst())
             output(line)
-            await notifyWithoutTerminal("SimpleX Chat", line.prefix(1).uppercased() + line.dropFirst())
             return ShareExit.ok
         } catch {
+            await display.finish()
             errors("simplex-share: \(error.description)")
-            await notifyWithoutTerminal("SimpleX Chat: not sent", error.description)
+            await display.outcome(summary: "SimpleX Chat: not sent", body: error.description)
             return error.status
         }
     }
 
-    /// Started by a file manager, nobody sees standard error: the outcome is a notification.
-    private static func notifyWithoutTerminal(_ summary: String, _ body: String) async {
-        guard !ChatPicker.hasTerminal else { return }
-        let presenter = NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(3))
-        _ = try? await presenter.show(
-            DesktopNotification(summary: summary, body: body, icon: "simplex-chat", category: "transfer", desktopEntry: "simplex-chat", transient: true))
-    }
-
-    private static func share(_ request: ShareRequest, environment: [String: String]) async throws(ShareSender.Failure)
+    private static func share(_ request: ShareRequest, environment: [String: String], display: ProgressDisplay)
+        async throws(ShareSender.Failure)
         -> String
     {
         guard request.text != nil || !request.files.isEmpty else {
@@ -93,12 +89,12 @@ public enum ShareMain {
                         + "run simplex-share --to @name in a terminal", status: ShareExit.usage)
             }
         }
-        // Copies first (the originals may go), then the items: images prepared as iOS does.
+        // Kept first (the originals may go), then the items: images prepared as iOS does.
         var copies: [String] = []
         var items: [SharedItem] = []
         let directory = request.files.isEmpty ? "" : try SharedFiles.directory(in: container.path)
         do throws(ShareSender.Failure) {
-            for file in request.files { copies.append(try SharedFiles.copy(file, into: directory)) }
+            for file in request.files { copies.append(try SharedFiles.keep(file, into: directory)) }
             let previews = GroupDefaults(container: container)[.privacyLinkPreviews]
             do {
                 items = try SharedItems.make(
@@ -113,13 +109,18 @@ public enum ShareMain {
         }
         let bus = try? await DBusConnection.session()
         defer { bus?.close() }
-        let sender = ShareSender(container: container, environment: environment, bus: bus)
+        var sender = ShareSender(container: container, environment: environment, bus: bus)
+        sender.waits = TransferWaits(environment: environment)
         let count = items.count == 1 ? "1 item" : "\(items.count) items"
         if await sender.clientRuns() {
             let item = try await sender.throughClient(request.text, items.compactMap(\.path), to: contact)
             return "sent \(count) to \(contact.viewName) through the running client (\(item))"
         }
-        _ = try await sender.standalone(items, to: contact)
+        let files = try await sender.standalone(items, to: contact, display: display)
+        if let files, !files.isAccepted {
+            let which = files.transfers.count == 1 ? "the file goes" : "the files go"
+            return "sent \(count) to \(contact.viewName) (\(which) when \(contact.viewName) accepts)"
+        }
         return "sent \(count) to \(contact.viewName)"
     }
 

@@ -18,6 +18,8 @@ struct ShareSender {
     let bus: DBusConnection?
     /// How long the relay may take to take the items.
     var deliveryTimeout: Duration = .seconds(15)
+    /// How long files may take to be accepted and handed over.
+    var waits = TransferWaits()
 
     var names: CoordinationNames { CoordinationNames(container: container, environment: environment) }
 
@@ -46,8 +48,11 @@ struct ShareSender {
         }
     }
 
-    /// Sends with a core of our own; returns how many items went to the relay.
-    func standalone(_ items: [SharedItem], to contact: ChatContact) async throws(Failure) -> Int {
+    /// Sends with a core of our own, and stays while the contact accepts the files and they are
+    /// handed to the relay (progress on `display`); returns where the files stand.
+    func standalone(_ items: [SharedItem], to contact: ChatContact, display: ProgressDisplay?) async throws(Failure)
+        -> ShareProgress?
+    {
         let defaults = GroupDefaults(container: container)
         let handoff = ClientHandoff(container: container, defaults: defaults, bus: bus, environment: environment, role: .share)
         let lock: FileLock
@@ -70,12 +75,17 @@ struct ShareSender {
             throw Failure(description: "\(error)", status: ShareExit.unavailable)
         }
         await chat.startSending()
+        // The contact's acceptance of a file comes on their connection: subscribed now, so its
+        // SUB goes out with the offer rather than after it.
+        if items.contains(where: { $0.path != nil }) { await chat.receive(from: contact) }
         var sent = 0
+        var offered: [ChatFile] = []
         var failure: Failure?
         do {
             for item in items {
                 if let path = item.path {
-                    _ = try await chat.sendFile(to: contact.localDisplayName, path: path, content: item.content)
+                    let offer = try await chat.sendFile(to: contact.localDisplayName, path: path, content: item.content)
+                    if let file = offer.file { offered.append(file) }
                 } else {
                     _ = try await chat.send(to: contact.localDisplayName, item.content)
                 }
@@ -85,6 +95,10 @@ struct ShareSender {
             failure = Failure(description: "\(error)", status: ShareExit.dataError)
         }
         let delivered = await chat.waitForDeliveries(timeout: deliveryTimeout)
+        var progress: ShareProgress?
+        if failure == nil, delivered, !offered.isEmpty {
+            progress = await waitForTransfers(offered, of: chat, to: contact, display: display)
+        }
         await chat.stop()
         await handoff.handBack(lock)
         if let failure { throw failure }
@@ -95,7 +109,18 @@ struct ShareSender {
                     + " when SimpleX Chat runs next",
                 status: ShareExit.tempFail)
         }
-        return sent
+        if let progress {
+            if let failed = progress.failures.first {
+                throw Failure(description: "\(failed.name) was not sent: \(failed.reason)", status: ShareExit.dataError)
+            }
+            if progress.isAccepted && !progress.isFinished {
+                throw Failure(
+                    description: "the relay takes too long: \(progress.percent)% handed over, the rest goes when "
+                        + "SimpleX Chat runs next",
+                    status: ShareExit.tempFail)
+            }
+        }
+        return progress
     }
 }
 

@@ -2,11 +2,14 @@ import Foundation
 import Glibc
 import SimpleXChat
 
-/// Shared files are copied into the group directory before they are offered, as the iOS extension
+/// Shared files are kept in the group directory before they are offered, as the iOS extension
 /// copies into the app group: the file is sent when the contact accepts it, by whichever process
 /// runs the chat then, and the original may be gone by then (a file manager's temporary copy, a
-/// download moved away). A file that changes while it is copied is refused: half a file is never
-/// offered.
+/// download moved away). On the group's filesystem that is a hard link, which copies nothing (5 MiB
+/// copied and synced cost more than the rest of the helper's start); elsewhere a copy, and a file
+/// that changes while it is copied is refused: half a file is never offered. A file changed in
+/// place after it was shared fails its transfer, as with `/f` (the contact's client checks the
+/// digest and says so).
 enum SharedFiles {
     /// A new `files/shared-<random>/` of the group for one share's copies.
     static func directory(in groupDirectory: String) throws(ShareSender.Failure) -> String {
@@ -20,13 +23,21 @@ enum SharedFiles {
         return directory
     }
 
-    /// Copies `path` into `directory` (keeping its name, which the contact sees, unless another
-    /// file of the share has it); returns the copy's path.
-    static func copy(_ path: String, into directory: String) throws(ShareSender.Failure) -> String {
-        let before = fileState(path)
+    /// Keeps `path` in `directory` (under its name, which the contact sees, unless another file
+    /// of the share has it): a hard link, else a copy; returns the kept file's path.
+    static func keep(_ path: String, into directory: String) throws(ShareSender.Failure) -> String {
         let target = FileNames.unique(FileNames.sanitized((path as NSString).lastPathComponent), in: directory) {
             FileManager.default.fileExists(atPath: $0)
         }
+        // EXDEV (another filesystem) or EPERM (no hard links there, or fs.protected_hardlinks for
+        // another user's file): copied instead.
+        guard link(path, target) == 0 else { return try copy(path, to: target) }
+        return target
+    }
+
+    /// Copies `path` to `target`; returns `target`.
+    static func copy(_ path: String, to target: String) throws(ShareSender.Failure) -> String {
+        let before = fileState(path)
         do {
             guard let source = FileHandle(forReadingAtPath: path) else {
                 throw ShareSender.Failure(description: "\(path): cannot be read", status: ShareExit.noInput)

@@ -221,6 +221,8 @@ extension Agent {
     func newRcvQueue(connection: AgentConnectionID, mode: SMPQueueMode) async throws(AgentError)
         -> (RcvQueue, dhPrivate: SecureBytes, serverDH: [UInt8])
     {
+        // A queue made now is subscribed by its NEW: it is this process's to resubscribe.
+        receiving?.insert(connection)
         let server = try pickServer()
         let authKey = QueueAuthKey.generate(.x25519)
         let dh = X25519.generateKeyPair()

@@ -7,7 +7,22 @@ extension Agent {
 
     /// Resumes delivery of every message still waiting, without subscribing anything.
     public func startDeliveries() {
+        if receiving == nil { receiving = [] }
         for connection in (try? store.connectionsWithPendingMessages()) ?? [] { kick(connection) }
+    }
+
+    /// Subscribes the queues of `connections` only (with `startDeliveries`: the share helper waiting
+    /// for a contact to accept a file, whose other chats stay with the service). SUBs are sent in
+    /// the background, retried while the relay is away, until `stop`.
+    public func subscribe(_ connections: [AgentConnectionID]) {
+        var queues: [RcvQueue] = []
+        for connection in connections {
+            receiving?.insert(connection)
+            queues += (try? store.rcvQueues(connection: connection)) ?? []
+        }
+        for (server, serverQueues) in Dictionary(grouping: queues, by: \.server) {
+            Task { await self.subscribe(serverQueues, on: server) }
+        }
     }
 
     /// What `receivePending` did.

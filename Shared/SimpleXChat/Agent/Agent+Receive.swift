@@ -24,7 +24,7 @@ extension Agent {
         case .reconnected:
             emit(.relayUp(server: server.description))
             let queues = (try? store.rcvQueues().filter { $0.server == server }) ?? []
-            await subscribe(queues, on: server)
+            await subscribe(queues.filter { receiving?.contains($0.connectionID) ?? true }, on: server)
         }
     }
 

@@ -50,6 +50,10 @@ public actor Agent {
     var ackWaiters: [CheckedContinuation<Void, Never>] = []
     /// The hourly deletion of old message records (`expireRecords`).
     var expiry: Task<Void, Never>?
+    /// The connections this process receives on when it subscribes only some (the share helper:
+    /// nothing, or one contact and the file connections it makes); nil when it receives on all.
+    /// A relay that reconnects gets these SUBs again, never the other process's.
+    var receiving: Set<AgentConnectionID>?
     /// Connected relay clients (`client(for:)`).
     var clients: [SMPServerAddress: SMPClient] = [:]
 

@@ -105,6 +105,14 @@ public actor ChatController {
         await agent.startDeliveries()
     }
 
+    /// With `startSending`: receives on `contact`'s connection too (and on the connections made
+    /// from now on), so the share helper gets the acceptance of a file it offered and sends the
+    /// file itself; every other chat stays unsubscribed.
+    public func receive(from contact: ChatContact) async {
+        guard let connection = contact.agentConnectionID else { return }
+        await agent.subscribe([connection])
+    }
+
     /// The periodic mode's pass (`simplex-nse --once`): what waits on the relays is taken with GET,
     /// never SUB (another process's subscriptions stay), and turned into chat events as when
     /// subscribed. Nothing else starts (no file transfers, no expiry); `stop` after it returns

@@ -86,6 +86,7 @@ public final class BusNotificationPresenter: NotificationPresenting {
         if let sound = content.soundName, !sound.isEmpty { hints["sound-name"] = .string(sound) }
         if content.transient { hints["transient"] = .bool(true) }
         if content.resident { hints["resident"] = .bool(true) }
+        if let progress = content.progress { hints["value"] = .int32(progress) }
         let reply = try await call(
             id == 0 ? "showing a notification" : "replacing notification \(id)", "Notify",
             [

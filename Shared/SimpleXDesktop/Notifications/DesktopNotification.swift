@@ -48,11 +48,13 @@ public struct DesktopNotification: Sendable, Equatable, Codable {
     public var resident: Bool
     /// Expiry in milliseconds; -1 is the server default, 0 never expires.
     public var timeoutMs: Int32
+    /// The `value` hint: a transfer's progress, 0–100, which servers draw as a bar (clamped).
+    public var progress: Int32?
 
     public init(
         summary: String, body: String = "", icon: String? = nil, category: String? = nil,
         desktopEntry: String? = nil, soundName: String? = nil, urgency: Urgency = .normal, actions: [Action] = [],
-        transient: Bool = false, resident: Bool = false, timeoutMs: Int32 = -1
+        transient: Bool = false, resident: Bool = false, timeoutMs: Int32 = -1, progress: Int32? = nil
     ) {
         self.summary = summary
         self.body = body
@@ -65,6 +67,7 @@ public struct DesktopNotification: Sendable, Equatable, Codable {
         self.transient = transient
         self.resident = resident
         self.timeoutMs = timeoutMs
+        self.progress = progress.map { min(100, max(0, $0)) }
     }
 }
 

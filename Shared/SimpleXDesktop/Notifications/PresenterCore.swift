@@ -163,6 +163,9 @@ final class PresenterCore: @unchecked Sendable {
         if content.resident {
             notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1))
         }
+        if let progress = content.progress {
+            notify_notification_set_hint(notification, "value", g_variant_new_int32(progress))
+        }
         for action in content.actions {
             notify_notification_add_action(
                 notification, action.id, action.label, actionHandler,
