@@ -247,3 +247,28 @@ extension TUIEndToEndTests {
         try await bob.quit()
     }
 }
+
+extension TUIEndToEndTests {
+    /// `simplex-share` with no chat while the full-screen client runs: the client shows its own
+    /// picker, sends what the user picks it for, and the helper reports the item.
+    @Test func aShareWithNoChatIsPickedInTheRunningClient() async throws {
+        let bus = try await TestBus()
+        let relay = try await RelayProcess()
+        let alice = try await TUIUser("alice", relay: relay, bus: bus)
+        let bob = try await TUIUser("bob", relay: relay)
+        try await TUIUser.connect(alice, bob)
+        try await openFirstChat(bob, named: "alice")
+        let share = try ChildProcess(
+            try BuiltProducts.path("simplex-share"), ["--text", "picked in the client"],
+            environment: CLIUser.environment(alice.directory, bus: bus))
+        try await alice.waitFor("Send “picked in the client” to:")
+        try await alice.type("bo")
+        try await alice.press("Enter")
+        #expect(try await share.wait(timeout: .seconds(30)) == 0)
+        #expect(share.allOutput.contains { $0.hasPrefix("sent 1 item to bob through the running client (@1/") }, "\(share.allOutput)")
+        try await bob.waitFor("│ picked in the client")
+        try await alice.waitFor("you: picked in the client")  // her chat list: sent from her client
+        try await alice.quit()
+        try await bob.quit()
+    }
+}

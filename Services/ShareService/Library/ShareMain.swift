@@ -38,6 +38,34 @@ public enum ShareMain {
         }
     }
 
+    /// No --to while the full-screen client runs: it shows its own chat picker and sends (as
+    /// Telegram Desktop's -sendpath). nil when no client runs, or when it has no picker (the line
+    /// mode): the helper then picks itself.
+    private static func pickedByClient(
+        _ request: ShareRequest, container: GroupContainer, contacts: [ChatContact], environment: [String: String]
+    ) async throws(ShareSender.Failure) -> String? {
+        guard let bus = try? await DBusConnection.session() else { return nil }
+        defer { bus.close() }
+        let sender = ShareSender(container: container, environment: environment, bus: bus)
+        guard await sender.clientRuns() else { return nil }
+        let directory = request.files.isEmpty ? "" : try SharedFiles.directory(in: container.path)
+        var copies: [String] = []
+        do throws(ShareSender.Failure) {
+            for file in request.files { copies.append(try SharedFiles.keep(file, into: directory)) }
+        } catch {
+            if !directory.isEmpty { SharedFiles.remove(directory) }
+            throw error
+        }
+        guard let reference = try await sender.throughClientPicker(request.text, copies) else {
+            if !directory.isEmpty { SharedFiles.remove(directory) }
+            return nil
+        }
+        let chat = reference.split(separator: "/").first.map(String.init) ?? reference
+        let name = contacts.first { "@\($0.contactId)" == chat }?.viewName ?? chat
+        let count = max(1, copies.count) == 1 ? "1 item" : "\(copies.count) items"
+        return "sent \(count) to \(name) through the running client (\(reference))"
+    }
+
     private static func share(_ request: ShareRequest, environment: [String: String], display: ProgressDisplay)
         async throws(ShareSender.Failure)
         -> String
@@ -55,6 +83,9 @@ public enum ShareMain {
         do { contacts = try ChatController.contacts(groupDirectory: container.path) } catch {
             let why = error == .noUser ? "no user profile yet: run simplex-chat --cli first" : "\(error)"
             throw .init(description: why, status: ShareExit.unavailable)
+        }
+        if request.chat == nil, let sent = try await pickedByClient(request, container: container, contacts: contacts, environment: environment) {
+            return sent
         }
         let contact: ChatContact
         if let chatName = request.chat {

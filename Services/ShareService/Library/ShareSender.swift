@@ -48,6 +48,27 @@ struct ShareSender {
         }
     }
 
+    /// `Share` with no chat: the running client asks its user where to send it. The item
+    /// reference sent; nil when the client has no picker (the line mode).
+    func throughClientPicker(_ text: String?, _ files: [String]) async throws(Failure) -> String? {
+        guard let bus else { return nil }
+        var content: [String: DBusValue] = [:]
+        if let text { content["text"] = .string(text) }
+        if !files.isEmpty { content["files"] = .stringArray(files) }
+        do {
+            // The user is choosing: as long as they take, within reason.
+            let reply = try await bus.call(
+                destination: names.client, path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
+                method: "Share", arguments: [.variantDictionary(content), .string("")], timeout: .seconds(600))
+            return reply.first?.string
+        } catch let error as DBusError {
+            if error.message.contains("no chat picker") { return nil }
+            throw Failure(description: "the running client did not send it: \(error.message)", status: ShareExit.usage)
+        } catch {
+            throw Failure(description: "the running client did not send it: \(error)", status: ShareExit.unavailable)
+        }
+    }
+
     /// Sends with a core of our own, and stays while the contact accepts the files and they are
     /// handed to the relay (progress on `display`); returns where the files stand.
     func standalone(_ items: [SharedItem], to contact: ChatContact, display: ProgressDisplay?) async throws(Failure)
