@@ -8,6 +8,7 @@ import Synchronization
 /// Effects asked and run during the flood, by kind.
 private final class FloodCounters: Sendable {
     let asked = Mutex<[String: Int]>([:])
+    let queued = Mutex<[String: Int]>([:])
     let done = Mutex<[String: Int]>([:])
 
     static func kind(_ effect: AppEffect) -> String {
@@ -21,9 +22,11 @@ private final class FloodCounters: Sendable {
 
     func text() -> String {
         let asked = asked.withLock { $0 }
+        let queued = queued.withLock { $0 }
         let done = done.withLock { $0 }
         return asked.keys.sorted().map {
-            "\($0) \(grouped(Double(asked[$0] ?? 0))) asked, \(grouped(Double(done[$0] ?? 0))) run"
+            "\($0) \(grouped(Double(asked[$0] ?? 0))) asked, \(grouped(Double(queued[$0] ?? 0))) queued, "
+                + "\(grouped(Double(done[$0] ?? 0))) run"
         }
         .joined(separator: "; ")
     }
@@ -57,16 +60,20 @@ extension TUIBenchContext {
         let effects = client.effects
         let counters = FloodCounters()
         let stopped = Atomic<Bool>(false)
-        let (queue, enqueue) = AsyncStream.makeStream(of: AppEffect.self)
+        // AppRuntime's queue: a reload asked while one waits is not queued again.
+        let queue = CoreEffectQueue()
         let worker = Task {
-            for await effect in queue {
-                if stopped.load(ordering: .relaxed) { break }
+            await queue.run { effect in
+                if stopped.load(ordering: .relaxed) { return }
                 await effects.run(effect)
                 counters.done.withLock { $0[FloodCounters.kind(effect), default: 0] += 1 }
             }
         }
         let sentinel = "flood-done"
-        let producer = Task.detached {
+        // On a thread of its own, as the terminal's reader and the core's events come: tasks on
+        // the 2-thread cooperative pool would wait behind the loop and the worker.
+        let produced = Atomic<Bool>(false)
+        Thread.detachNewThread {
             let clock = ContinuousClock()
             let start = clock.now
             var posted = 0
@@ -82,9 +89,10 @@ extension TUIBenchContext {
                     inbox.post(.key(.character(typed[keys % typed.count])))
                     keys += 1
                 }
-                try? await Task.sleep(for: .milliseconds(1))
+                usleep(500)
             }
             inbox.post(.notice(sentinel))
+            produced.store(true, ordering: .releasing)
         }
 
         let clock = ContinuousClock()
@@ -106,17 +114,19 @@ extension TUIBenchContext {
             let end = clock.now
             for effect in asked + (load.map { [$0] } ?? []) where TUIBenchClient.runsInCore(effect) {
                 counters.asked.withLock { $0[FloodCounters.kind(effect), default: 0] += 1 }
-                enqueue.yield(effect)
+                if queue.enqueue(effect) {
+                    counters.queued.withLock { $0[FloodCounters.kind(effect), default: 0] += 1 }
+                }
             }
             frameTimes.append((end - start).seconds)
             for (event, posted) in batch {
                 if case .key = event { keyLatencies.append((end - posted).seconds) }
             }
         }
-        await producer.value
+        precondition(produced.load(ordering: .acquiring))
         let report = counters.text()
         stopped.store(true, ordering: .relaxed)
-        enqueue.finish()
+        queue.finish()
         await worker.value
         let keysTimed = TUILatencies(keyLatencies)
         let frames = TUILatencies(frameTimes)

@@ -57,7 +57,9 @@ func tuiBenchmarkLines() async throws -> [String] {
     let keychain = try await DesktopKeychain.open(container: container, bus: nil, environment: environment)
     let secrets = try AgentSecrets.load(from: keychain)
 
-    lines += try coldStartLines(environment: environment)
+    // SIMPLEX_BENCH_ONLY=tui-cold, tui-keys, tui-scroll, tui-search or tui-flood runs one part.
+    func part(_ name: String) -> Bool { runs("tui") || runs("tui-" + name) }
+    if part("cold") { lines += try coldStartLines(environment: environment) }
 
     let openStart = clock.now
     let chat = try await ChatController.open(groupDirectory: group, secrets: secrets)
@@ -73,10 +75,10 @@ func tuiBenchmarkLines() async throws -> [String] {
             + "(AppEffects.chatList, \(entries.count) entries) \(milliseconds(listed.seconds))")
     let long = built.contactIds[0]
     let bench = TUIBenchContext(chat: chat, group: group, user: user, long: long, contacts: built.contactIds)
-    lines += try await bench.keystrokeLines()
-    lines += try await bench.scrollLines()
-    lines += try await bench.searchLines()
-    lines += try await bench.floodLines()
+    if part("keys") { lines += try await bench.keystrokeLines() }
+    if part("scroll") { lines += try await bench.scrollLines() }
+    if part("search") { lines += try await bench.searchLines() }
+    if part("flood") { lines += try await bench.floodLines() }
     await chat.stop()
     _ = try? await relay.stop()
     return lines
@@ -198,13 +200,18 @@ struct TUIBenchContext {
         var memory: [Int] = [residentBytes()]
         var loads = 0
         let newest = client.model.chat?.items.last?.itemId ?? 0
+        var slowest = (seconds: 0.0, page: 0, loads: 0)
+        var oldestAfterFirst1000: Int64 = 0
         for page in 1...10_000 {
             let start = clock.now
             for effect in client.model.update(.key(.key(.pageUp))) { await client.serve(effect) }
             let drawn = await client.frameServingLoads()
-            samples.append((clock.now - start).seconds)
+            let seconds = (clock.now - start).seconds
+            samples.append(seconds)
+            if seconds > slowest.seconds { slowest = (seconds, page, drawn.pages) }
             loads += drawn.pages
             if page % 1_000 == 0 { memory.append(residentBytes()) }
+            if page == 1_000 { oldestAfterFirst1000 = client.model.chat?.items.first?.itemId ?? 0 }
         }
         let oldest = client.model.chat?.items.first?.itemId ?? 0
         let database = try Database(path: group + "/simplex_v1_chat.db")
@@ -213,12 +220,19 @@ struct TUIBenchContext {
                 Int.self,
                 "SELECT count(*) FROM chat_items WHERE contact_id = ? AND chat_item_id BETWEEN ? AND ?",
                 arguments: [long, oldest, newest]) ?? 0
+        let passedIn1000 =
+            try database.fetchValue(
+                Int.self,
+                "SELECT count(*) FROM chat_items WHERE contact_id = ? AND chat_item_id BETWEEN ? AND ?",
+                arguments: [long, oldestAfterFirst1000, newest]) ?? 0
         try database.close()
         let pages = TUILatencies(samples)
         return [
             "one page scrolled back (PageUp, \(client.model.height / 2) lines) in the 500,000-item chat, 10,000 pages, "
                 + "the older pages loaded with chatItems(.before) as the view asks (\(grouped(Double(loads))) loads): "
-                + "\(pages.text) (goal p99 ≤ 5 ms); the window moved back \(grouped(Double(passed))) items",
+                + "\(pages.text) (goal p99 ≤ 5 ms); the slowest page #\(slowest.page) with \(slowest.loads) loads; "
+                + "the window moved back \(grouped(Double(passedIn1000))) items in the first 1,000 pages "
+                + "(\(grouped(Double(1_000 * (client.model.height / 2)))) lines), \(grouped(Double(passed))) in all",
             "  resident memory every 1,000 pages (from the start): "
                 + memory.map(megabytes).joined(separator: ", ") + " (goal: flat)",
         ]
