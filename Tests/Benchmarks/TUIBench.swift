@@ -1,6 +1,7 @@
 // The full-screen client (issue 23): cold start of the real binary in a pty, keystroke to frame,
 // scrolling back, search, bytes per change, memory, and keystrokes under a flood of messages,
 // over the reading benchmark's million-item database (ChatDatabaseBuilder).
+import CSQLite
 import Foundation
 import Glibc
 import SimpleXChat
@@ -198,6 +199,9 @@ struct TUIBenchContext {
         let clock = ContinuousClock()
         var samples: [Double] = []
         var memory: [Int] = [residentBytes()]
+        // SQLite's heap (its page caches: 32 MiB for the chat store) apart, which fills as the
+        // pages of older items are read and then stays.
+        var sqlite: [Int] = [Int(sqlite3_memory_used())]
         var loads = 0
         let newest = client.model.chat?.items.last?.itemId ?? 0
         var slowest = (seconds: 0.0, page: 0, loads: 0)
@@ -210,7 +214,10 @@ struct TUIBenchContext {
             samples.append(seconds)
             if seconds > slowest.seconds { slowest = (seconds, page, drawn.pages) }
             loads += drawn.pages
-            if page % 1_000 == 0 { memory.append(residentBytes()) }
+            if page % 1_000 == 0 {
+                memory.append(residentBytes())
+                sqlite.append(Int(sqlite3_memory_used()))
+            }
             if page == 1_000 { oldestAfterFirst1000 = client.model.chat?.items.first?.itemId ?? 0 }
         }
         let oldest = client.model.chat?.items.first?.itemId ?? 0
@@ -234,7 +241,8 @@ struct TUIBenchContext {
                 + "the window moved back \(grouped(Double(passedIn1000))) items in the first 1,000 pages "
                 + "(\(grouped(Double(1_000 * (client.model.height / 2)))) lines), \(grouped(Double(passed))) in all",
             "  resident memory every 1,000 pages (from the start): "
-                + memory.map(megabytes).joined(separator: ", ") + " (goal: flat)",
+                + memory.map(megabytes).joined(separator: ", ") + " (goal: flat); of which SQLite's heap: "
+                + sqlite.map(megabytes).joined(separator: ", "),
         ]
     }
 

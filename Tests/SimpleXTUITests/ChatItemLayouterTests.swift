@@ -24,8 +24,10 @@ struct ChatItemLayouterTests {
         let lines = onScreen.map { layout($0, nil, 80, Self.state) }
         #expect(layouter.layoutCount == count, "items laid out again after the cache turned over")
         // And what the cache serves is what the layout gives.
-        #expect(lines.last == ChatItemLayouter().layouter(
-            settings: ChatViewSettings(timeZone: TimeZone(identifier: "UTC")!), contactName: "alice",
-            now: AppFixture.now, fileProgress: [:])(items[count - 1], nil, 80, Self.state))
+        #expect(
+            lines.last
+                == ChatItemLayouter().layouter(
+                    settings: ChatViewSettings(timeZone: TimeZone(identifier: "UTC")!), contactName: "alice",
+                    now: AppFixture.now, fileProgress: [:])(items[count - 1], nil, 80, Self.state))
     }
 }
