@@ -99,7 +99,7 @@ let package = Package(
             name: "simplex-bench",
             dependencies: [
                 "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "SimpleXDesktop",
-                "SimpleXRelay", "CBench", "CSQLite",
+                "SimpleXRelay", "SimpleXTUI", "CBench", "CSQLite",
                 "TestSupport",
             ],
             path: "Tests/Benchmarks"),

@@ -59,7 +59,7 @@ struct ServiceUnitTests {
         #expect(validate.allOutput.isEmpty && validate.allErrors.isEmpty, "\(validate.allOutput) \(validate.allErrors)")
         #expect(Self.value("Terminal", in: text) == "true")
         #expect(Self.value("MimeType", in: text) == "x-scheme-handler/simplex;")
-        #expect(Self.value("Exec", in: text) == "\(BuiltProducts.directory)/simplex-chat --cli %u")
+        #expect(Self.value("Exec", in: text) == "\(BuiltProducts.directory)/simplex-chat %u")
     }
 
     @Test func theUnitTheActivationFileAndTheServiceAgreeOnTheName() throws {

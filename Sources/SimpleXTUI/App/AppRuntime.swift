@@ -15,8 +15,8 @@ public final class AppRuntime: Sendable {
     private let inbox = Mutex<[AppEvent]>([])
     private let wake: AsyncStream<Void>
     private let wakeContinuation: AsyncStream<Void>.Continuation
-    private let effectQueue: AsyncStream<AppEffect>
-    private let effectContinuation: AsyncStream<AppEffect>.Continuation
+    /// Effects for the core's worker; a reload asked while one waits is not queued again.
+    private let coreEffects = CoreEffectQueue()
     /// The effect runner: nil until the chat core runs (before the first profile is made).
     private let runner = Mutex<AppEffects?>(nil)
 
@@ -25,7 +25,6 @@ public final class AppRuntime: Sendable {
         self.environment = environment
         self.temporaryDirectory = temporaryDirectory
         (wake, wakeContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        (effectQueue, effectContinuation) = AsyncStream.makeStream(of: AppEffect.self)
     }
 
     /// Queues an event from any thread (the core, the bus, an effect's result).
@@ -67,9 +66,9 @@ public final class AppRuntime: Sendable {
                 post(.tick(Date()))
             }
         }
-        let effectWorker = Task { [effectQueue] in
-            for await effect in effectQueue {
-                guard let current = self.runner.withLock({ $0 }) else { continue }
+        let effectWorker = Task { [coreEffects] in
+            await coreEffects.run { effect in
+                guard let current = self.runner.withLock({ $0 }) else { return }
                 await current.run(effect)
             }
         }
@@ -77,9 +76,9 @@ public final class AppRuntime: Sendable {
             reader.cancel()
             ticker.cancel()
             effectWorker.cancel()
-            effectContinuation.finish()
+            coreEffects.finish()
         }
-        if effects != nil { effectContinuation.yield(.loadChatList) }
+        if effects != nil { coreEffects.enqueue(.loadChatList) }
         draw(&model, view: view, renderer: &renderer)
         var iterator = wake.makeAsyncIterator()
         while model.running {
@@ -118,7 +117,7 @@ public final class AppRuntime: Sendable {
             // tries wl-copy / xclip.
             let encoded = Data(text.utf8).base64EncodedString()
             try? session.write(Array("\u{1B}]52;c;\(encoded)\u{07}".utf8))
-            effectContinuation.yield(effect)
+            coreEffects.enqueue(effect)
         case .openEditor(let text):
             let edited = editExternally(text)
             renderer.invalidate()
@@ -134,7 +133,7 @@ public final class AppRuntime: Sendable {
         case .saveDraft:
             break
         default:
-            effectContinuation.yield(effect)
+            coreEffects.enqueue(effect)
         }
     }
 
@@ -142,10 +141,10 @@ public final class AppRuntime: Sendable {
         let screen = view.draw(&model)
         if screen.wantsOlder, let chat = model.chat, let oldest = chat.items.first {
             model.chat?.loading = true
-            effectContinuation.yield(.loadOlder(contactId: chat.contact.contactId, before: oldest.itemId, count: ChatViewState.pageSize))
+            coreEffects.enqueue(.loadOlder(contactId: chat.contact.contactId, before: oldest.itemId, count: ChatViewState.pageSize))
         } else if screen.wantsNewer, let chat = model.chat, let newest = chat.items.last {
             model.chat?.loading = true
-            effectContinuation.yield(.loadNewer(contactId: chat.contact.contactId, after: newest.itemId, count: ChatViewState.pageSize))
+            coreEffects.enqueue(.loadNewer(contactId: chat.contact.contactId, after: newest.itemId, count: ChatViewState.pageSize))
         }
         let frame = Frame(
             width: model.width, height: model.height, lines: screen.lines,

@@ -24,9 +24,16 @@ public final class ChatItemLayouter: Sendable {
         var settings: ChatViewSettings?
         var contactName = ""
         var entries: [Key: Entry] = [:]
+        /// The entries before the last turnover, still served (and brought back when used): a
+        /// turnover while scrolling through a long chat must not lay out every item on screen
+        /// and in the window again in one frame.
+        var previous: [Key: Entry] = [:]
+        /// Items laid out (not served from the cache), for tests.
+        var layouts = 0
     }
 
-    /// Entries kept (a few screens of items); beyond it the cache starts again.
+    /// Entries kept in each generation (a few screens of items); beyond it a new one starts and
+    /// the one before the last is dropped.
     static let capacity = 2_000
     private let cache = Mutex(Cache())
 
@@ -52,9 +59,13 @@ public final class ChatItemLayouter: Sendable {
                 fileProgress[file.fileId].map { Int64($0) * file.fileSize / 100 }
             }
             let key = Key(itemId: item.itemId, width: width, state: state)
-            if let hit = self.cache.withLock({ $0.entries[key] }), hit.item == item, hit.older == older, hit.progress == progress,
-                hit.minute == minute
-            {
+            let cached = self.cache.withLock { cache -> Entry? in
+                if let hit = cache.entries[key] { return hit }
+                guard let hit = cache.previous.removeValue(forKey: key) else { return nil }
+                Self.insert(hit, for: key, into: &cache)
+                return hit
+            }
+            if let hit = cached, hit.item == item, hit.older == older, hit.progress == progress, hit.minute == minute {
                 return hit.lines
             }
             let picture = self.picture(item, width: width)
@@ -75,8 +86,9 @@ public final class ChatItemLayouter: Sendable {
             }
             let lines = laidOut.lines
             self.cache.withLock { cache in
-                if cache.entries.count >= Self.capacity { cache.entries.removeAll(keepingCapacity: true) }
-                cache.entries[key] = Entry(item: item, older: older, progress: progress, minute: minute, lines: lines)
+                cache.layouts += 1
+                Self.insert(
+                    Entry(item: item, older: older, progress: progress, minute: minute, lines: lines), for: key, into: &cache)
             }
             return lines
         }
@@ -98,4 +110,15 @@ public final class ChatItemLayouter: Sendable {
         guard let fitted = try? image.fittedSize(in: box), fitted.columns > 0, fitted.rows > 0 else { return nil }
         return (image, fitted)
     }
+
+    private static func insert(_ entry: Entry, for key: Key, into cache: inout Cache) {
+        if cache.entries.count >= capacity, cache.entries[key] == nil {
+            cache.previous = cache.entries
+            cache.entries = [:]
+        }
+        cache.entries[key] = entry
+    }
+
+    /// Items laid out so far (cache misses), for tests.
+    var layoutCount: Int { cache.withLock { $0.layouts } }
 }

@@ -17,7 +17,9 @@ public struct ChatListView: Sendable {
 
     /// Entries the filter and the unread switch let through, in list order.
     public var visible: [ChatListEntry] {
-        entries.filter { entry in
+        // No filter: the entries as they are, not a copy of a thousand of them.
+        guard unreadOnly || !filter.isEmpty else { return entries }
+        return entries.filter { entry in
             if unreadOnly, entry.unreadCount == 0, !entry.unreadChat, !entry.isRequest { return false }
             guard !filter.isEmpty else { return true }
             return entry.searchableNames.contains { $0.localizedCaseInsensitiveContains(filter) }
@@ -58,7 +60,8 @@ public struct ChatListView: Sendable {
         }
         let rowsPerEntry = 2
         let capacity = max(1, (height - 1) / rowsPerEntry)
-        let selectedIndex = shown.firstIndex { $0.id == selected?.id } ?? 0
+        // As `selected` (the selected id, else the first), without filtering the list again per entry.
+        let selectedIndex = shown.firstIndex { $0.id == selectedID } ?? 0
         if selectedIndex < scrollTop { scrollTop = selectedIndex }
         if selectedIndex >= scrollTop + capacity { scrollTop = selectedIndex - capacity + 1 }
         scrollTop = max(0, min(scrollTop, max(0, shown.count - capacity)))

@@ -35,6 +35,13 @@ public struct ChatViewState: Sendable {
     public var highlight: String?
     /// A page request is on its way (no second one until it comes).
     public var loading = false
+    /// Lines of each item the last draw laid out. `scroll` counts lines from the newest item, so
+    /// when the newest items leave the window, their lines come off it, and the screen stays on
+    /// what the user reads (else it jumps a page back, and at the window's top asks page after page).
+    private var drawnLines: [Int64: Int] = [:]
+    /// Items added below the screen while scrolled up (a newer page, a message arriving): their
+    /// lines go onto `scroll` when the next draw lays them out, for the same reason.
+    private var addedBelow: Set<Int64> = []
 
     public init(contact: ChatContact, items: [ChatItem], firstUnreadId: Int64? = nil, hasOlder: Bool? = nil, hasNewer: Bool = false) {
         self.contact = contact
@@ -58,6 +65,7 @@ public struct ChatViewState: Sendable {
             return
         }
         items.append(item)
+        if scroll > 0 { addedBelow.insert(item.itemId) }
         if scroll > 0 || cursorItemId != nil { newBelow += 1 }
         trimOldest()
     }
@@ -89,6 +97,9 @@ public struct ChatViewState: Sendable {
         items.insert(contentsOf: page.filter { !known.contains($0.itemId) }, at: 0)
         hasOlder = page.count >= requested
         if items.count > Self.windowLimit {
+            let dropped = items[Self.windowLimit...]
+            scroll = max(0, scroll - dropped.reduce(0) { $0 + (drawnLines[$1.itemId] ?? 0) })
+            for item in dropped { addedBelow.remove(item.itemId) }
             items.removeLast(items.count - Self.windowLimit)
             hasNewer = true
         }
@@ -98,7 +109,10 @@ public struct ChatViewState: Sendable {
     public mutating func appendNewer(_ page: [ChatItem], requested: Int) {
         loading = false
         let known = Set(items.map(\.itemId))
-        items.append(contentsOf: page.filter { !known.contains($0.itemId) })
+        let fresh = page.filter { !known.contains($0.itemId) }
+        items.append(contentsOf: fresh)
+        // Below what the screen shows: it stays, and scrolling down comes to them.
+        addedBelow.formUnion(fresh.map(\.itemId))
         hasNewer = page.count >= requested
         if !hasNewer { newBelow = 0 }
         trimOldest()
@@ -120,6 +134,7 @@ public struct ChatViewState: Sendable {
     /// Back to the newest item (End, or sending a message).
     public mutating func scrollToBottom() {
         scroll = 0
+        addedBelow.removeAll()
         newBelow = 0
         cursorItemId = nil
     }
@@ -165,6 +180,7 @@ public struct ChatViewState: Sendable {
         var total = 0
         var index = items.count - 1
         var cursorBlock: (start: Int, end: Int)?
+        var laidOut: [Int64: Int] = [:]
         // Lay out newest first until the scrolled window (and the cursor's item) is covered.
         while index >= 0 {
             let item = items[index]
@@ -175,6 +191,9 @@ public struct ChatViewState: Sendable {
                 searchHighlight: highlight, showsNewMessagesLineAbove: item.itemId == firstUnreadId)
             let lines = layout(item, older, width, state)
             blocks.append((item.itemId, lines))
+            laidOut[item.itemId] = lines.count
+            // The newest are laid out first, so this comes before `scroll` is used below.
+            if addedBelow.contains(item.itemId) { scroll += lines.count }
             if item.itemId == cursorItemId { cursorBlock = (total, total + lines.count) }
             total += lines.count
             index -= 1
@@ -182,6 +201,8 @@ public struct ChatViewState: Sendable {
             if total >= scroll + height, !cursorPending { break }
         }
         let reachedTop = index < 0
+        drawnLines = laidOut
+        addedBelow.removeAll()
         if let cursorBlock {
             // Lines counted from the bottom: keep [start, end) within [scroll, scroll + height).
             if cursorBlock.start < scroll { scroll = cursorBlock.start }
