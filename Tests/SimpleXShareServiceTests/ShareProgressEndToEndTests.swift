@@ -37,7 +37,8 @@ struct ShareProgressEndToEndTests {
         let log = home.appending("pane.log")
         _ = try await terminal.tmux([
             "new-session", "-d", "-s", "picker", "-x", "100", "-y", "20",
-            "sleep 0.5; " + quoted + "; echo EXIT=$?; sleep 30",
+            // The pipe is attached before the helper starts, even on a loaded machine.
+            "sleep 2; " + quoted + "; echo EXIT=$?; sleep 30",
         ])
         defer { Task { _ = try? await terminal.tmux(["kill-server"]) } }
         _ = try await terminal.tmux(["pipe-pane", "-t", "picker", "-o", "cat >> '\(log)'"])

@@ -164,7 +164,7 @@ import TestSupport
         let client = try BuiltProducts.path("simplex-chat")
 
         for _ in 0..<2 {
-            let run = try ChildProcess(client, [], environment: environment)
+            let run = try ChildProcess(client, ["status"], environment: environment)
             #expect(try await run.wait() == 0, "\(run.allErrors)")
             #expect(
                 run.allOutput.contains(
