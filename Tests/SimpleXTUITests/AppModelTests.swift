@@ -207,4 +207,26 @@ import Testing
         // Below the last chat nothing happens.
         #expect(app.update(.key(.click(row: 20, column: 3))).isEmpty)
     }
+
+    @Test func searchingAllChatsListsResultsAndOpensTheChatAtOne() {
+        var app = AppFixture.app()
+        _ = app.update(.key(.control("f")))
+        type(&app, "lunch")
+        #expect(app.update(.key(.key(.enter))) == [.searchAll(text: "lunch")])
+        let found = [
+            FoundItem(contact: AppFixture.contact(2, "bob"), item: AppFixture.item(40, "lunch at 1?", contact: 2)),
+            FoundItem(contact: AppFixture.contact(1, "alice"), item: AppFixture.item(7, "no lunch today", contact: 1)),
+        ]
+        _ = app.update(.globalResults(text: "lunch", found))
+        let screen = AppView(layout: AppFixture.layout).draw(&app)
+        #expect(screen.lines.contains { $0.text.contains("2 found for “lunch” in all chats") })
+        #expect(screen.lines.contains { $0.text.contains("alice") && $0.text.contains("no lunch today") })
+        _ = app.update(.key(.key(.down)))
+        let effects = app.update(.key(.key(.enter)))
+        #expect(effects.contains(.openChat(contactId: 1, around: 7)))
+        #expect(app.chat?.highlight == "lunch")
+        // Nothing found is said, not shown as an empty list.
+        _ = app.update(.globalResults(text: "zzz", []))
+        #expect(app.status?.text == "nothing found for “zzz”")
+    }
 }

@@ -85,6 +85,16 @@ struct TUIEndToEndTests {
         try await bob.type("edited")
         try await bob.press("Enter")
         try await bob.waitFor("1 found for “edited”")
+        // And across every chat, from the list: Enter opens the chat at the result.
+        try await bob.press("Escape")
+        try await bob.press("Tab")
+        try await bob.press("C-f")
+        try await bob.waitFor("Search all chats")
+        try await bob.type("reply")
+        try await bob.press("Enter")
+        try await bob.waitFor("1 found for “reply” in all chats")
+        try await bob.press("Enter")
+        try await bob.waitUntil("the chat at the result") { $0.contains("> Message") && $0.contains("a reply, edited") }
 
         let quitScreen = try await alice.quit()
         #expect(quitScreen.contains("EXIT=0"), "\(quitScreen)")

@@ -148,6 +148,9 @@ public struct AppEffects: Sendable {
             let name = try await chat.contact(id: contactId).localDisplayName
             let found = try await chat.search(text, in: name, count: 200)
             report(.searchResults(contactId: contactId, text: text, found.map(\.1)))
+        case .searchAll(let text):
+            let found = try await chat.search(text, in: nil, count: 100)
+            report(.globalResults(text: text, found.map { FoundItem(contact: $0.0, item: $0.1) }))
         case .copy(let text):
             Self.copyWithProgram(text, environment: environment)
         case .openLink(let link):

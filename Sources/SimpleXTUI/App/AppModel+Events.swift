@@ -99,6 +99,13 @@ extension AppModel {
             overlays.removeAll { if case .prompt(let prompt) = $0 { prompt.kind != .displayName } else { true } }
             chatList.selectedID = entry.id
             return open(contact: contact, around: nil)
+        case .globalResults(let text, let found):
+            if found.isEmpty {
+                status = ("nothing found for “\(text)”", true)
+            } else {
+                overlays.append(.searchResults(text: text, found, selected: 0))
+            }
+            return []
         case .shareRequested(let id, let summary):
             overlays.append(.shareTo(id: id, summary: summary, ChatListView(entries: chatList.entries.filter { $0.contact?.ready == true })))
             return []

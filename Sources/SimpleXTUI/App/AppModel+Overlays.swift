@@ -107,6 +107,22 @@ extension AppModel {
             }
             overlays.append(.forwardTo(items: items, list))
             return []
+        case .searchResults(let text, let found, var selected):
+            switch key {
+            case .key(.up, _): selected = max(0, selected - 1)
+            case .key(.down, _): selected = min(max(0, found.count - 1), selected + 1)
+            case .key(.enter, _):
+                guard found.indices.contains(selected) else { return [] }
+                let result = found[selected]
+                chatList.selectedID = "@\(result.contact.contactId)"
+                var effects = open(contact: result.contact, around: result.item.itemId)
+                if effects.isEmpty { effects = [.openChat(contactId: result.contact.contactId, around: result.item.itemId)] }
+                chat?.highlight = text
+                return effects
+            default: break
+            }
+            overlays.append(.searchResults(text: text, found, selected: selected))
+            return []
         case .shareTo(let id, let summary, var list):
             switch key {
             case .key(.up, _): list.move(-1)
@@ -214,6 +230,9 @@ extension AppModel {
             }
             guard let chat else { return [] }
             return [.sendFile(contactId: chat.contact.contactId, path: path)]
+        case .searchAll:
+            guard !value.isEmpty else { return [] }
+            return [.searchAll(text: value)]
         case .search:
             guard var chat else { return [] }
             chat.highlight = value.isEmpty ? nil : value

@@ -140,6 +140,8 @@ extension AppModel {
             chatList.filter = ""
         case .character("?") where chatList.filter.isEmpty:
             overlays.append(.help)
+        case .control("f"):
+            overlays.append(.prompt(TextPrompt(kind: .searchAll, title: "Search all chats", hint: "Enter finds, Esc closes")))
         case .character(",") where chatList.filter.isEmpty:
             return openSettings()
         case .character(let character):

@@ -32,6 +32,8 @@ public enum AppEvent: Sendable {
     case shareRequested(id: Int, summary: String)
     /// The terminal is gone: the client ends as if the user quit.
     case terminalClosed
+    /// What a search of every chat found, newest first.
+    case globalResults(text: String, [FoundItem])
     /// Settings' results: the relays, one relay's test (nil: it answered), the service's state.
     case servers([String])
     case serverTested(String, failure: String?)
@@ -63,6 +65,8 @@ public enum AppEffect: Equatable, Sendable {
     case createProfile(displayName: String)
     case itemInfo(contactId: Int64, item: ChatItem)
     case search(contactId: Int64, text: String)
+    /// Search every chat (Ctrl+F in the chat list).
+    case searchAll(text: String)
     case receiveFile(fileId: Int64)
     /// Copies a file into the XDG download directory.
     case saveToDownloads(path: String, name: String)
@@ -115,6 +119,8 @@ public enum Overlay: Sendable {
     case confirm(question: String, effects: [AppEffect])
     /// A link's QR code, drawn as large as it needs (from a link dialog, `q`).
     case qrCode(String)
+    /// Results of a search of every chat; Enter opens the chat at one.
+    case searchResults(text: String, [FoundItem], selected: Int)
     /// Where to send what another program shares.
     case shareTo(id: Int, summary: String, ChatListView)
     /// Ctrl+S or `,`: the settings.
@@ -200,6 +206,7 @@ public struct TextPrompt: Sendable {
         case connectLink
         case attachFile
         case search
+        case searchAll
         case addServer
         case alias(contactId: Int64)
         case profileDisplayName
@@ -215,5 +222,15 @@ public struct TextPrompt: Sendable {
         self.title = title
         self.hint = hint
         field = ComposeState(text: text)
+    }
+}
+
+/// An item a search found, with its chat.
+public struct FoundItem: Equatable, Sendable {
+    public let contact: ChatContact
+    public let item: ChatItem
+    public init(contact: ChatContact, item: ChatItem) {
+        self.contact = contact
+        self.item = item
     }
 }

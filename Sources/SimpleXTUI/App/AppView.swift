@@ -220,6 +220,18 @@ public struct AppView: Sendable {
             content.append(StyledLine(" type to filter · Enter forwards · Esc cancels", Style(foreground: theme.secondary)))
         case .request(let dialog):
             content = dialog.lines(width: inner)
+        case .searchResults(let text, let found, let selected):
+            content = [StyledLine(" \(found.count) found for “\(text)” in all chats", Style(attributes: .bold))]
+            let rows = max(3, height - 8)
+            let first = max(0, min(selected - rows / 2, found.count - rows))
+            for (index, result) in found.enumerated().dropFirst(first).prefix(rows) {
+                let style = index == selected ? Style(attributes: .reverse) : Style.plain
+                var line = StyledLine(" \(result.contact.viewName) ", style.with(.bold))
+                line.append(ChatTime.listText(result.item.timestamp, now: state.now, timeZone: theme.list.timeZone, format: theme.list.timeFormat) + "  ", style.foreground(theme.secondary))
+                line.append(Markdown.hidingSecrets(result.item.text).replacingOccurrences(of: "\n", with: " "), style)
+                content.append(line.truncated(to: inner).padded(to: inner, style))
+            }
+            content.append(StyledLine(" ↑↓ choose · Enter opens the chat there · Esc closes", Style(foreground: theme.secondary)))
         case .shareTo(_, let summary, var list):
             content = [StyledLine(" Send \(summary) to:", Style(attributes: .bold))]
             content += list.lines(width: inner, height: max(4, height - 8), style: theme.list, now: state.now)

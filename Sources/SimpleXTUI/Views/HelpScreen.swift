@@ -9,7 +9,7 @@ enum HelpScreen {
             ("Alt+U", "unread chats only"),
             ("Ctrl+S", "settings: notifications, relays, privacy, appearance, profile"), ("Alt+I", "the contact's info: alias, mute, receipts, clear, delete"), ("Ctrl+Z", "suspend"), ("Ctrl+Q", "quit"),
         ]),
-        ("Chat list", [("↑ ↓ PgUp PgDn", "choose"), ("Enter", "open (a request: accept or reject)"), ("letters", "filter by name"), ("Esc", "clear the filter"), (",", "settings")]),
+        ("Chat list", [("↑ ↓ PgUp PgDn", "choose"), ("Ctrl+F", "search all chats"), ("Enter", "open (a request: accept or reject)"), ("letters", "filter by name"), ("Esc", "clear the filter"), (",", "settings")]),
         ("Compose", [
             ("Enter", "send"), ("Alt+Enter, Shift+Enter", "new line"), ("↑", "to the messages (item cursor)"),
             ("PgUp PgDn, wheel", "scroll"), ("Ctrl+T", "attach a file"), ("Ctrl+F", "search in the chat"),
