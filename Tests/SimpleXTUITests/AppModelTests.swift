@@ -229,4 +229,20 @@ import Testing
         _ = app.update(.globalResults(text: "zzz", []))
         #expect(app.status?.text == "nothing found for “zzz”")
     }
+
+    @Test func altCShowsOneKindOfContentAtATime() {
+        var app = AppFixture.app()
+        openAlice(&app, items: [AppFixture.item(1, "text")])
+        #expect(app.update(.key(.alt("c"))) == [.openFiltered(contactId: 1, filter: .images)])
+        #expect(app.chat?.items.isEmpty == true)
+        _ = app.update(.chatOpened(AppFixture.contact(1, "alice"), [], firstUnreadId: nil, focusId: nil))
+        #expect(app.chat?.filter == .images)
+        let screen = AppView(layout: AppFixture.layout).draw(&app)
+        #expect(screen.lines.contains { $0.text.contains("only images (Alt+C)") })
+        // A text message arriving is not an image: not shown while the filter is on.
+        _ = app.update(.core(.newItem(AppFixture.contact(1, "alice"), AppFixture.item(2, "new text"))))
+        #expect(app.chat?.items.isEmpty == true)
+        for _ in 0..<5 { _ = app.update(.key(.alt("c"))) }
+        #expect(app.chat?.filter == nil)
+    }
 }

@@ -74,11 +74,15 @@ public struct AppEffects: Sendable {
                 items = try await chat.chatItems(contactId: contactId, .last(count: pageSize))
             }
             report(.chatOpened(contact, items, firstUnreadId: firstUnread, focusId: around))
-        case .loadOlder(let contactId, let before, let count):
-            let items = try await chat.chatItems(contactId: contactId, .before(id: before, count: count))
+        case .openFiltered(let contactId, let filter):
+            let contact = try await chat.contact(id: contactId)
+            let items = try await chat.chatItems(contactId: contactId, .last(count: ChatViewState.pageSize), filter: filter)
+            report(.chatOpened(contact, items, firstUnreadId: nil, focusId: nil))
+        case .loadOlder(let contactId, let before, let count, let filter):
+            let items = try await chat.chatItems(contactId: contactId, .before(id: before, count: count), filter: filter)
             report(.olderPage(contactId: contactId, items, requested: count))
-        case .loadNewer(let contactId, let after, let count):
-            let items = try await chat.chatItems(contactId: contactId, .after(id: after, count: count))
+        case .loadNewer(let contactId, let after, let count, let filter):
+            let items = try await chat.chatItems(contactId: contactId, .after(id: after, count: count), filter: filter)
             report(.newerPage(contactId: contactId, items, requested: count))
         case .send(let contactId, let text, let quoting):
             let name = try await chat.contact(id: contactId).localDisplayName

@@ -22,6 +22,7 @@ extension AppModel {
             guard chat?.contact.contactId == contact.contactId else { return [] }
             var opened = ChatViewState(contact: contact, items: items, firstUnreadId: firstUnreadId, hasNewer: focusId != nil && items.last?.itemId != chatList.entries.first { $0.id == "@\(contact.contactId)" }?.lastItem?.itemId)
             opened.highlight = chat?.highlight
+            opened.filter = chat?.filter
             if let focusId {
                 opened.cursorItemId = focusId
                 focus = .messages

@@ -98,6 +98,17 @@ extension AppModel {
         return []
     }
 
+    /// Alt+C: all items → images → videos → voice → files → links → all again.
+    private mutating func cycleFilter(in chat: inout ChatViewState) -> [AppEffect] {
+        let order: [ChatContentFilter?] = [nil] + ChatContentFilter.allCases.map { $0 }
+        let index = order.firstIndex { $0 == chat.filter } ?? 0
+        chat.filter = order[(index + 1) % order.count]
+        chat.removeAll()
+        chat.loading = true
+        status = (chat.filter.map { "only \($0.rawValue): Alt+C for the next kind" } ?? "every message again", false)
+        return [.openFiltered(contactId: chat.contact.contactId, filter: chat.filter)]
+    }
+
     mutating func quit() -> [AppEffect] {
         running = false
         return saveDraftEffects() + [.quit]
@@ -254,6 +265,8 @@ extension AppModel {
             return [.openEditor(compose.string)]
         case .control("t"):
             overlays.append(.prompt(TextPrompt(kind: .attachFile, title: "Attach a file", hint: "a path (Tab completes), Enter sends, Esc cancels")))
+        case .alt("c"):
+            return cycleFilter(in: &chat)
         case .control("f"):
             overlays.append(.prompt(TextPrompt(kind: .search, title: "Search in \(chat.contact.viewName)", hint: "Enter finds, Esc closes")))
         default: break

@@ -48,8 +48,10 @@ public enum AppEvent: Sendable {
 public enum AppEffect: Equatable, Sendable {
     case loadChatList
     case openChat(contactId: Int64, around: Int64?)
-    case loadOlder(contactId: Int64, before: Int64, count: Int)
-    case loadNewer(contactId: Int64, after: Int64, count: Int)
+    case loadOlder(contactId: Int64, before: Int64, count: Int, filter: ChatContentFilter? = nil)
+    case loadNewer(contactId: Int64, after: Int64, count: Int, filter: ChatContentFilter? = nil)
+    /// The open chat again, only its items of one kind (nil: all of them).
+    case openFiltered(contactId: Int64, filter: ChatContentFilter?)
     case send(contactId: Int64, text: String, quoting: ChatItem?)
     case edit(contactId: Int64, item: ChatItem, text: String)
     case sendFile(contactId: Int64, path: String)

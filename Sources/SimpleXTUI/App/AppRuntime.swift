@@ -141,10 +141,10 @@ public final class AppRuntime: Sendable {
         let screen = view.draw(&model)
         if screen.wantsOlder, let chat = model.chat, let oldest = chat.items.first {
             model.chat?.loading = true
-            coreEffects.enqueue(.loadOlder(contactId: chat.contact.contactId, before: oldest.itemId, count: ChatViewState.pageSize))
+            coreEffects.enqueue(.loadOlder(contactId: chat.contact.contactId, before: oldest.itemId, count: ChatViewState.pageSize, filter: chat.filter))
         } else if screen.wantsNewer, let chat = model.chat, let newest = chat.items.last {
             model.chat?.loading = true
-            coreEffects.enqueue(.loadNewer(contactId: chat.contact.contactId, after: newest.itemId, count: ChatViewState.pageSize))
+            coreEffects.enqueue(.loadNewer(contactId: chat.contact.contactId, after: newest.itemId, count: ChatViewState.pageSize, filter: chat.filter))
         }
         let frame = Frame(
             width: model.width, height: model.height, lines: screen.lines,

@@ -82,6 +82,7 @@ public struct AppView: Sendable {
             header.append(" (\(chat.contact.profile.fullName))", Style(foreground: theme.secondary))
         }
         if !chat.contact.ready { header.append(" · connecting…", Style(foreground: theme.warning)) }
+        if let filter = chat.filter { header.append(" · only \(filter.rawValue) (Alt+C)", Style(foreground: theme.accent)) }
         if chat.contact.enableNtfs != .all { header.append(" · muted", Style(foreground: theme.secondary)) }
         if !chat.selectedIds.isEmpty { header.append(" · \(chat.selectedIds.count) selected: d delete, f forward", Style(foreground: theme.accent)) }
         let composeRows = min(8, max(1, height / 4))

@@ -33,6 +33,8 @@ public struct ChatViewState: Sendable {
     public var revealedIds: Set<Int64> = []
     /// Search term highlighted in the items.
     public var highlight: String?
+    /// Only items of this kind are shown (images, files, links, …), nil for all.
+    public var filter: ChatContentFilter?
     /// A page request is on its way (no second one until it comes).
     public var loading = false
     /// Lines of each item the last draw laid out. `scroll` counts lines from the newest item, so
@@ -60,6 +62,7 @@ public struct ChatViewState: Sendable {
     /// A new item: appended when the window reaches the newest, else counted below.
     public mutating func append(_ item: ChatItem) {
         guard !items.contains(where: { $0.itemId == item.itemId }) else { return replace(item) }
+        if let filter, item.content.type != filter.contentType { return }
         if hasNewer {
             newBelow += 1
             return

@@ -12,7 +12,7 @@ enum HelpScreen {
         ("Chat list", [("↑ ↓ PgUp PgDn", "choose"), ("Ctrl+F", "search all chats"), ("Enter", "open (a request: accept or reject)"), ("letters", "filter by name"), ("Esc", "clear the filter"), (",", "settings")]),
         ("Compose", [
             ("Enter", "send"), ("Alt+Enter, Shift+Enter", "new line"), ("↑", "to the messages (item cursor)"),
-            ("PgUp PgDn, wheel", "scroll"), ("Ctrl+T", "attach a file"), ("Ctrl+F", "search in the chat"),
+            ("PgUp PgDn, wheel", "scroll"), ("Ctrl+T", "attach a file"), ("Ctrl+F", "search in the chat"), ("Alt+C", "only images, videos, voice, files or links"),
             ("Ctrl+X", "edit in $EDITOR"), ("Ctrl+W Ctrl+U", "delete word / line"), ("Esc", "cancel reply or edit"),
         ]),
         ("Messages", [
