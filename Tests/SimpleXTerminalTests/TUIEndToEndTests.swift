@@ -181,11 +181,12 @@ extension TUIEndToEndTests {
         try await bob.press("s")
         try await bob.waitFor("receiving report 2026.txt")
         let saved = bob.directory.appending("Downloads/report 2026.txt")
+        // Saved once it is all here (s before that says it is not here yet); the copy is read
+        // only when it is whole.
         #expect(await eventually(timeout: .seconds(30), every: .milliseconds(300)) {
-            try? await bob.press("s")
-            return FileManager.default.contents(atPath: saved) != nil
+            if !FileManager.default.fileExists(atPath: saved) { try? await bob.press("s") }
+            return FileManager.default.contents(atPath: saved).map(Array.init) == bytes
         })
-        #expect(FileManager.default.contents(atPath: saved).map(Array.init) == bytes)
         try await bob.press("Escape")
 
         // An image, bob → alice: accepted automatically and drawn in the chat with blocks.

@@ -116,7 +116,9 @@ public final class TUIUser: Sendable {
     /// Ctrl+N: the one-time invitation link, read out of its box on the screen.
     public func invitationLink() async throws -> String {
         try await press("C-n")
-        let screen = try await waitFor("One-time invitation")
+        // The box's last row: tmux may be read in the middle of a frame, and the link's rows
+        // are drawn above it.
+        let screen = try await waitFor("Enter opens it")
         try await press("Escape")
         return Self.boxedText(screen, after: "One-time invitation", before: "Enter opens it")
     }

@@ -239,7 +239,7 @@ public enum CLICommand: Equatable, Sendable {
         +1 @<name> text         react 👍 (also -1 👎, +😀 +😂 +😢 +❤️ +🚀 +✅)
         @<to> <- @<from> text   forward the message that starts with text
         /tail [@name] [n]       the last n messages (of one chat, or of all)
-        /search [@name] text    messages containing text
+        /search [@name] text    messages with these words (the last one as typed so far)
         /chats                  your chats, most recent first, with unread counts
         /i @<name> text         message info: status and edit history
         /p <name> [full name]   change your profile (sent to your contacts)
