@@ -8,6 +8,7 @@ public struct AppView: Sendable {
     /// The items' layout: the chat view's (`ChatViewLayout`, cached) unless a test gives its own.
     let layout: ItemLayouter?
     let layouter: ChatItemLayouter
+    let listRows = ChatListRowCache()
 
     public init(layout: ItemLayouter? = nil, theme: AppTheme = AppTheme(), symbols: SymbolSet = .unicode) {
         self.layout = layout
@@ -38,11 +39,13 @@ public struct AppView: Sendable {
             if state.narrowShowsChat, state.chat != nil {
                 screen = drawChat(&state, width: width, height: bodyHeight, column: 0)
             } else {
-                screen.lines = state.chatList.lines(width: width, height: bodyHeight, style: listStyle, now: state.now)
+                screen.lines = state.chatList.lines(
+                    width: width, height: bodyHeight, style: listStyle, now: state.now, cache: listRows)
             }
         } else {
             let listWidth = Self.listWidth(width)
-            let list = state.chatList.lines(width: listWidth, height: bodyHeight, style: listStyle, now: state.now)
+            let list = state.chatList.lines(
+                width: listWidth, height: bodyHeight, style: listStyle, now: state.now, cache: listRows)
             var right: Screen
             if state.chat != nil {
                 right = drawChat(&state, width: width - listWidth - 1, height: bodyHeight, column: listWidth + 1)

@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXChat
+import Synchronization
 
 /// The chat list: two lines per chat (name and time; last message and unread count), requests
 /// first, a filter typed by the user, an unread-only switch.
@@ -46,7 +47,9 @@ public struct ChatListView: Sendable {
     }
 
     /// The list drawn in `width` × `height` cells.
-    public mutating func lines(width: Int, height: Int, style: ChatListStyle, now: Date) -> [StyledLine] {
+    public mutating func lines(
+        width: Int, height: Int, style: ChatListStyle, now: Date, cache: ChatListRowCache? = nil
+    ) -> [StyledLine] {
         var lines: [StyledLine] = []
         var header = StyledLine()
         header.append(" Chats", style.title)
@@ -68,7 +71,11 @@ public struct ChatListView: Sendable {
         for (offset, entry) in shown[scrollTop...].prefix(capacity).enumerated() {
             let isSelected = scrollTop + offset == selectedIndex
             let number = scrollTop + offset < 9 ? scrollTop + offset + 1 : nil
-            lines += Self.rows(entry, width: width, selected: isSelected, number: number, style: style, now: now)
+            if let cache {
+                lines += cache.rows(entry, width: width, selected: isSelected, number: number, style: style, now: now)
+            } else {
+                lines += Self.rows(entry, width: width, selected: isSelected, number: number, style: style, now: now)
+            }
         }
         return lines
     }
@@ -156,5 +163,40 @@ extension ChatTime {
         let (year, month, dayOfMonth) = civil(day)
         let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return "\(two(dayOfMonth)).\(two(month)).\(two(year % 100))"
+    }
+}
+
+/// The chat list's rows kept between frames: a keystroke in the compose field redraws the
+/// screen, and the rows of chats that did not change (their entry, width, selection, the
+/// minute their time is written for) are not laid out again.
+public final class ChatListRowCache: Sendable {
+    struct Key: Hashable {
+        let id: String
+        let width: Int
+        let selected: Bool
+        let number: Int?
+        let minute: Int
+        let showPreviews: Bool
+    }
+
+    private let rows = Mutex<[Key: (entry: ChatListEntry, lines: [StyledLine])]>([:])
+    /// Rows kept at most (many screens of chats); beyond it the cache starts again.
+    static let capacity = 4_000
+
+    public init() {}
+
+    func rows(
+        _ entry: ChatListEntry, width: Int, selected: Bool, number: Int?, style: ChatListStyle, now: Date
+    ) -> [StyledLine] {
+        let key = Key(
+            id: entry.id, width: width, selected: selected, number: number,
+            minute: Int(now.timeIntervalSince1970 / 60), showPreviews: style.showPreviews)
+        if let hit = rows.withLock({ $0[key] }), hit.entry == entry { return hit.lines }
+        let lines = ChatListView.rows(entry, width: width, selected: selected, number: number, style: style, now: now)
+        rows.withLock { rows in
+            if rows.count >= Self.capacity { rows.removeAll(keepingCapacity: true) }
+            rows[key] = (entry, lines)
+        }
+        return lines
     }
 }
