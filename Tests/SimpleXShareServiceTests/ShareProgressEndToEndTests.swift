@@ -58,7 +58,10 @@ struct ShareProgressEndToEndTests {
         let percentages = written.matches(of: #/\] +(\d+)% /#).compactMap { Int($0.1) }
         #expect(percentages.count >= 3, "\(written.debugDescription)")
         #expect(percentages == percentages.sorted() && percentages.last == 100, "\(percentages)")
-        #expect(written.contains("\r[") && written.contains("waiting for bob to accept album.bin (2.0 MiB)"))
+        // (The wait before bob accepts is drawn only when a frame comes before the acceptance: the
+        // display draws the latest state, so on a loaded machine it may go straight to the bar;
+        // ShareProgressTests checks that line.)
+        #expect(written.contains("\r["))
         // Finished with a newline: the outcome is a line of its own under the full bar.
         let lines = screen.split(separator: "\n").map(String.init)
         let done = try #require(lines.firstIndex { $0.hasPrefix("sent 1 item to bob") }, "\(screen)")
