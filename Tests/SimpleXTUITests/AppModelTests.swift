@@ -172,7 +172,7 @@ import Testing
         #expect(app.chat?.newBelow == 1)
         let screen = AppView(layout: AppFixture.layout).draw(&app)
         #expect(screen.lines.contains { $0.text.contains("↓ 1 new") })
-        #expect(!screen.lines.contains { $0.text.contains("new one") })
+        #expect(!screen.lines.contains { $0.text.contains("│ them: new one") })  // the chat pane; the list previews it
     }
 
     @Test func aReceivedMessageInTheOpenChatIsMarkedRead() {
@@ -244,5 +244,20 @@ import Testing
         #expect(app.chat?.items.isEmpty == true)
         for _ in 0..<5 { _ = app.update(.key(.alt("c"))) }
         #expect(app.chat?.filter == nil)
+    }
+
+    @Test func aNewMessageMovesItsChatUpAndCountsItWithoutReloadingTheList() {
+        var app = AppFixture.app()  // alice, then bob
+        let effects = app.update(.core(.newItem(AppFixture.contact(2, "bob"), AppFixture.item(9, "news", contact: 2))))
+        #expect(!effects.contains(.loadChatList))
+        #expect(app.chatList.entries.map(\.name) == ["bob", "alice"])
+        #expect(app.chatList.entries[0].unreadCount == 1)
+        #expect(app.chatList.entries[0].lastItem?.text == "news")
+        // Opening it marks it read here at once.
+        _ = app.update(.key(.alt("1")))
+        _ = app.update(.chatOpened(AppFixture.contact(2, "bob"), [AppFixture.item(9, "news", contact: 2)], firstUnreadId: 9, focusId: nil))
+        #expect(app.chatList.entries[0].unreadCount == 0)
+        // A chat the list does not have yet: the list is loaded.
+        #expect(app.update(.core(.newItem(AppFixture.contact(3, "carol"), AppFixture.item(10, "hi", contact: 3)))).contains(.loadChatList))
     }
 }

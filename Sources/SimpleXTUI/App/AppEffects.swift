@@ -122,7 +122,6 @@ public struct AppEffects: Sendable {
             _ = try await chat.markRead(contactId: contactId)
             await chatRead("@\(contactId)")
             await notifier?.close(chat: "@\(contactId)")
-            report(.chatList(await chatList()))
         case .acceptRequest(let request, let incognito):
             let contact = try await chat.acceptContact(request.localDisplayName, incognito: incognito)
             report(.notice("accepted \(contact.viewName)\(incognito ? " incognito" : ""): connecting…"))

@@ -122,27 +122,37 @@ extension AppModel {
     }
 
     /// The open chat is read when it is shown with focus.
-    private func markReadEffects() -> [AppEffect] {
+    private mutating func markReadEffects() -> [AppEffect] {
         guard let chat, let entry = openEntry, entry.unreadCount > 0 || entry.unreadChat, !isNarrow || narrowShowsChat else {
             return []
         }
+        chatList.markedRead(chat.contact.contactId)
         return [.markRead(contactId: chat.contact.contactId)]
     }
 
     private mutating func applyCore(_ event: ChatEvent) -> [AppEffect] {
         switch event {
         case .newItem(let contact, let item):
+            // The list follows here, without asking the core for all of it again (at 2,000
+            // messages a second those reloads took a core); a chat it does not have yet is loaded.
+            let seen = chat?.contact.contactId == contact.contactId && item.direction == .received && terminalFocused
+                && (!isNarrow || narrowShowsChat)
+            let listed = chatList.received(item, from: contact, read: seen || item.direction == .sent)
+            let reload: [AppEffect] = listed ? [] : [.loadChatList]
             if chat?.contact.contactId == contact.contactId {
                 chat?.append(item)
-                if item.direction == .received, terminalFocused, !isNarrow || narrowShowsChat {
-                    return [.loadChatList, .markRead(contactId: contact.contactId)]
+                if seen {
+                    chatList.markedRead(contact.contactId)
+                    return reload + [.markRead(contactId: contact.contactId)]
                 }
             }
             // Not on screen, or the terminal is in the background: a desktop notification.
-            return item.direction == .received ? [.loadChatList, .notify(event)] : [.loadChatList]
+            return item.direction == .received ? reload + [.notify(event)] : reload
         case .itemUpdated(let contact, let item), .itemStatus(let contact, let item), .itemReaction(let contact, let item, _, _):
             if chat?.contact.contactId == contact.contactId { chat?.replace(item) }
-            return [.loadChatList]
+            // Only the last item shows in the list.
+            chatList.changed(item, of: contact)
+            return []
         case .itemDeleted(let contact, let item):
             if chat?.contact.contactId == contact.contactId {
                 if item.deleted { chat?.replace(item) } else { chat?.remove(item.itemId) }

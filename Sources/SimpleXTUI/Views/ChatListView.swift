@@ -32,6 +32,38 @@ public struct ChatListView: Sendable {
         return shown.first { $0.id == selectedID } ?? shown.first
     }
 
+    /// A new item of `contact`'s chat: it becomes the chat's last item (unread unless `read`) and
+    /// the chat moves to the top, below the requests. False when the list has no such chat yet.
+    @discardableResult
+    public mutating func received(_ item: ChatItem, from contact: ChatContact, read: Bool) -> Bool {
+        guard let index = entries.firstIndex(where: { $0.contact?.contactId == contact.contactId }) else { return false }
+        var entry = entries.remove(at: index)
+        entry.kind = .contact(contact)
+        entry.lastItem = item
+        if !read {
+            entry.unreadCount += 1
+            if entry.minUnreadItemId == 0 { entry.minUnreadItemId = item.itemId }
+        }
+        entries.insert(entry, at: entries.firstIndex { !$0.isRequest } ?? entries.count)
+        return true
+    }
+
+    /// An item changed (edited, its status, a reaction): the preview follows when it is the last.
+    public mutating func changed(_ item: ChatItem, of contact: ChatContact) {
+        guard let index = entries.firstIndex(where: { $0.contact?.contactId == contact.contactId }),
+            entries[index].lastItem?.itemId == item.itemId
+        else { return }
+        entries[index].lastItem = item
+    }
+
+    /// The chat was marked read here.
+    public mutating func markedRead(_ contactId: Int64) {
+        guard let index = entries.firstIndex(where: { $0.contact?.contactId == contactId }) else { return }
+        entries[index].unreadCount = 0
+        entries[index].unreadChat = false
+        entries[index].minUnreadItemId = 0
+    }
+
     /// Moves the selection by `offset` rows of the filtered list (clamped).
     public mutating func move(_ offset: Int) {
         let shown = visible
