@@ -32,14 +32,8 @@ struct ShareSender {
     /// `Share` on the running client; the item reference it sent.
     func throughClient(_ text: String?, _ files: [String], to contact: ChatContact) async throws(Failure) -> String {
         guard let bus else { throw Failure(description: "no session bus", status: ShareExit.unavailable) }
-        var content: [String: DBusValue] = [:]
-        if let text { content["text"] = .string(text) }
-        if !files.isEmpty { content["files"] = .stringArray(files) }
         do {
-            let reply = try await bus.call(
-                destination: names.client, path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
-                method: "Share", arguments: [.variantDictionary(content), .string("@\(contact.contactId)")],
-                timeout: .seconds(30))
+            let reply = try await callShare(bus, text, files, chat: "@\(contact.contactId)", timeout: .seconds(30))
             return reply.first?.string ?? "@\(contact.contactId)"
         } catch let error as DBusError {
             throw Failure(description: "the running client did not send it: \(error.message)", status: ShareExit.dataError)
@@ -52,21 +46,27 @@ struct ShareSender {
     /// reference sent; nil when the client has no picker (the line mode).
     func throughClientPicker(_ text: String?, _ files: [String]) async throws(Failure) -> String? {
         guard let bus else { return nil }
-        var content: [String: DBusValue] = [:]
-        if let text { content["text"] = .string(text) }
-        if !files.isEmpty { content["files"] = .stringArray(files) }
         do {
             // The user is choosing: as long as they take, within reason.
-            let reply = try await bus.call(
-                destination: names.client, path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
-                method: "Share", arguments: [.variantDictionary(content), .string("")], timeout: .seconds(600))
-            return reply.first?.string
+            return try await callShare(bus, text, files, chat: "", timeout: .seconds(600)).first?.string
         } catch let error as DBusError {
             if error.message.contains("no chat picker") { return nil }
             throw Failure(description: "the running client did not send it: \(error.message)", status: ShareExit.usage)
         } catch {
             throw Failure(description: "the running client did not send it: \(error)", status: ShareExit.unavailable)
         }
+    }
+
+    /// The `Share(a{sv} content, s chat)` call on the client's bus name.
+    private func callShare(
+        _ bus: DBusConnection, _ text: String?, _ files: [String], chat: String, timeout: Duration
+    ) async throws -> [DBusValue] {
+        var content: [String: DBusValue] = [:]
+        if let text { content["text"] = .string(text) }
+        if !files.isEmpty { content["files"] = .stringArray(files) }
+        return try await bus.call(
+            destination: names.client, path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
+            method: "Share", arguments: [.variantDictionary(content), .string(chat)], timeout: timeout)
     }
 
     /// Sends with a core of our own, and stays while the contact accepts the files and they are

@@ -65,3 +65,14 @@ extension Profile: ChatJSONRepresentable {
         return .object(.sorted(pairs))
     }
 }
+
+extension Profile {
+    /// Why `name` cannot be the user's display name, if it cannot: the line mode names chats by
+    /// one word, and `@`, `#` and `/` at the start of a line are commands (both clients check it).
+    public static func displayNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "a display name is needed" }
+        if name.contains(where: \.isWhitespace) { return "a display name is one word, without spaces" }
+        if let first = name.first, "@#/".contains(first) { return "a display name cannot start with \(first)" }
+        return nil
+    }
+}

@@ -90,20 +90,11 @@ extension AppModel {
             let mine = picker.item.reactions.contains { $0.emoji == chosen.rawValue && $0.byUser }
             return [.react(contactId: chat.contact.contactId, item: picker.item, emoji: chosen, add: !mine)]
         case .forwardTo(let items, var list):
-            switch key {
-            case .key(.up, _): list.move(-1)
-            case .key(.down, _): list.move(1)
-            case .key(.enter, _):
+            if list.pickerKey(key) {
                 guard let target = list.selected?.contact else { return [] }
                 chat?.selectedIds.removeAll()
                 status = ("forwarded to \(target.viewName)", false)
                 return [.forward(items: items, toContactId: target.contactId)]
-            case .character(let character):
-                list.filter.append(character)
-                list.selectedID = list.visible.first?.id
-            case .key(.backspace, _):
-                if !list.filter.isEmpty { list.filter.removeLast() }
-            default: break
             }
             overlays.append(.forwardTo(items: items, list))
             return []
@@ -124,19 +115,7 @@ extension AppModel {
             overlays.append(.searchResults(text: text, found, selected: selected))
             return []
         case .shareTo(let id, let summary, var list):
-            switch key {
-            case .key(.up, _): list.move(-1)
-            case .key(.down, _): list.move(1)
-            case .key(.enter, _):
-                guard let target = list.selected?.contact else { return [.answerShare(id: id, contactId: nil)] }
-                return [.answerShare(id: id, contactId: target.contactId)]
-            case .character(let character):
-                list.filter.append(character)
-                list.selectedID = list.visible.first?.id
-            case .key(.backspace, _):
-                if !list.filter.isEmpty { list.filter.removeLast() }
-            default: break
-            }
+            if list.pickerKey(key) { return [.answerShare(id: id, contactId: list.selected?.contact?.contactId)] }
             overlays.append(.shareTo(id: id, summary: summary, list))
             return []
         case .request(var dialog):
@@ -244,14 +223,8 @@ extension AppModel {
         }
     }
 
-    /// Why `name` cannot be a display name: one word, not starting with @ # or /, as the line
-    /// mode names chats by it.
-    static func displayNameProblem(_ name: String) -> String? {
-        if name.isEmpty { return "a display name is needed" }
-        if name.contains(where: \.isWhitespace) { return "a display name is one word, without spaces" }
-        if let first = name.first, "@#/".contains(first) { return "a display name cannot start with \(first)" }
-        return nil
-    }
+    /// Why `name` cannot be a display name (`Profile.displayNameProblem`).
+    static func displayNameProblem(_ name: String) -> String? { Profile.displayNameProblem(name) }
 }
 
 /// Tab completion of a file path typed in the attach prompt.

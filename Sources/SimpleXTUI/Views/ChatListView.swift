@@ -64,6 +64,23 @@ public struct ChatListView: Sendable {
         entries[index].minUnreadItemId = 0
     }
 
+    /// A key in a list used to pick a chat (forward to, share to): ↑↓ move, letters filter,
+    /// Backspace unfilters; true for Enter, when the selected chat is the choice.
+    public mutating func pickerKey(_ key: KeyInput) -> Bool {
+        switch key {
+        case .key(.up, _): move(-1)
+        case .key(.down, _): move(1)
+        case .key(.enter, _): return true
+        case .character(let character):
+            filter.append(character)
+            selectedID = visible.first?.id
+        case .key(.backspace, _):
+            if !filter.isEmpty { filter.removeLast() }
+        default: break
+        }
+        return false
+    }
+
     /// Moves the selection by `offset` rows of the filtered list (clamped).
     public mutating func move(_ offset: Int) {
         let shown = visible

@@ -17,14 +17,8 @@ struct LineMode {
     let errors: @Sendable (String) -> Void
     let view = CLIView()
 
-    /// Why `name` cannot be the user's display name, if it cannot: the line mode names chats by
-    /// one word, and `@`, `#` and `/` at the start of a line are commands.
-    static func displayNameProblem(_ name: String) -> String? {
-        if name.isEmpty { return "a display name is needed" }
-        if name.contains(where: \.isWhitespace) { return "a display name is one word, without spaces" }
-        if let first = name.first, "@#/".contains(first) { return "a display name cannot start with \(first)" }
-        return nil
-    }
+    /// Why `name` cannot be the user's display name (`Profile.displayNameProblem`).
+    static func displayNameProblem(_ name: String) -> String? { Profile.displayNameProblem(name) }
 
     func run() async -> Int32 {
         let access: CoreAccess
