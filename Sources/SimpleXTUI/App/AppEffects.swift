@@ -167,7 +167,7 @@ public struct AppEffects: Sendable {
         case .notify(let event):
             await notifier?.notify(event, user: await chat.user)
         case .changeSetting, .loadServers, .addServer, .removeServer, .testServer, .loadNotificationStatus, .updateProfile,
-            .setAlias, .setNotifications, .setReceipts, .clearChat, .deleteContact:
+            .setAlias, .setNotifications, .setReceipts, .setChatLayout, .clearChat, .deleteContact:
             try await performSettings(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break

@@ -94,6 +94,8 @@ public enum AppEffect: Equatable, Sendable {
     case setAlias(contactId: Int64, alias: String)
     case setNotifications(contactId: Int64, NotificationChat.NotificationSetting)
     case setReceipts(contactId: Int64, Bool?)
+    /// One chat's own layout (nil: it follows the Appearance setting), written to GroupDefaults.
+    case setChatLayout(chat: String, ChatLayout?)
     case clearChat(contactId: Int64)
     case deleteContact(contactId: Int64)
 }
@@ -172,6 +174,8 @@ public struct AppModel: Sendable {
     public var preferences = SettingsValues()
     /// Layout, theme and time settings of the chat view (GroupDefaults chatLayout, currentTheme).
     public var chatSettings = ChatViewSettings(timeZone: .current)
+    /// Chats with a layout of their own (GroupDefaults chatLayoutByChat).
+    public var chatLayouts = ChatLayoutOverrides()
     public var now: Date
     /// The terminal has focus (focus reporting); notifications are shown while it has not.
     public var terminalFocused = true

@@ -93,8 +93,7 @@ public struct AppView: Sendable {
             width: width, maxRows: composeRows,
             placeholder: chat.contact.ready ? "Message" : "connecting: messages are sent once connected", style: theme.compose)
         let chatHeight = max(1, height - 2 - composed.lines.count)
-        var settings = state.chatSettings
-        settings.userName = state.user?.profile.displayName ?? settings.userName
+        let settings = state.openChatSettings
         let itemLayout = layout ?? layouter.layouter(
             settings: settings, contactName: chat.contact.viewName, now: state.now, fileProgress: state.fileProgress)
         var drawn = chat.draw(width: width, height: chatHeight, layout: itemLayout)
