@@ -208,6 +208,43 @@ import Testing
         #expect(app.update(.key(.click(row: 20, column: 3))).isEmpty)
     }
 
+    /// In the chat: a click puts the item cursor on the message under it, a second click or a
+    /// right click opens its actions menu, and a click on the compose field goes back to it.
+    @Test func clickingAMessageSelectsItAndASecondClickOpensItsMenu() {
+        var app = AppFixture.app()
+        openAlice(&app, items: [AppFixture.item(1, "first"), AppFixture.item(2, "second", sent: true)])
+        let view = AppView(layout: AppFixture.layout)
+        func rowOf(_ text: String, _ app: inout AppModel) -> Int {
+            view.draw(&app).lines.firstIndex { $0.text.contains(text) } ?? -1
+        }
+        let column = AppView.listWidth(app.width) + 5
+        let first = rowOf("them: first", &app)
+        #expect(first > 0)
+        #expect(app.update(.key(.click(row: first, column: column))).isEmpty)
+        #expect(app.focus == .messages)
+        #expect(app.chat?.cursorItemId == 1)
+        #expect(rowOf(">them: first", &app) == first, "the cursor is drawn on it")
+        _ = app.update(.key(.click(row: first, column: column)))
+        guard case .menu(let menu) = app.overlays.last else {
+            Issue.record("no menu after the second click")
+            return
+        }
+        #expect(menu.item.itemId == 1)
+        _ = app.update(.key(.key(.escape)))
+        // A right click on the other message: its menu at once.
+        let second = rowOf("me: second", &app)
+        _ = app.update(.key(.rightClick(row: second, column: column)))
+        guard case .menu(let other) = app.overlays.last else {
+            Issue.record("no menu after the right click")
+            return
+        }
+        #expect(other.item.itemId == 2)
+        _ = app.update(.key(.key(.escape)))
+        // The compose field (the bottom rows) takes the focus back.
+        _ = app.update(.key(.click(row: app.height - 2, column: column)))
+        #expect(app.focus == .compose)
+    }
+
     @Test func searchingAllChatsListsResultsAndOpensTheChatAtOne() {
         var app = AppFixture.app()
         _ = app.update(.key(.control("f")))

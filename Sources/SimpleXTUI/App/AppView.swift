@@ -97,6 +97,7 @@ public struct AppView: Sendable {
         let itemLayout = layout ?? layouter.layouter(
             settings: settings, contactName: chat.contact.viewName, now: state.now, fileProgress: state.fileProgress)
         var drawn = chat.draw(width: width, height: chatHeight, layout: itemLayout)
+        chat.drawnRows = drawn.rows
         if chat.loading, drawn.reachedTop {
             drawn.lines[0] = StyledLine("  loading…", Style(foreground: theme.secondary))
         }
