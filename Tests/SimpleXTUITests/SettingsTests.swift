@@ -322,3 +322,19 @@ import Testing
         #expect(help.contains("Alt+I"))
     }
 }
+
+extension SettingsTests {
+    /// A typed link goes as link content only with a preview: previews off (or a page that
+    /// cannot be read) leave the message plain text. The preview itself is in the end-to-end
+    /// test (a local HTTP server).
+    @Test func aTypedLinkIsPlainTextWithoutPreviewsOrWithoutAPage() throws {
+        let (defaults, dir) = try temporaryDefaults()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let closed = "look at http://127.0.0.1:9/nothing"
+        #expect(AppEffects.messageContent(closed, groupDirectory: dir.path) == .text(closed))
+        try defaults.set(.privacyLinkPreviews, false)
+        let text = "see https://example.com/page"
+        #expect(AppEffects.messageContent(text, groupDirectory: dir.path) == .text(text))
+        #expect(AppEffects.messageContent("no link here", groupDirectory: dir.path) == .text("no link here"))
+    }
+}
