@@ -22,6 +22,8 @@ extension KeyInput {
             }
         case .focus(let focused):
             return [.focus(focused)]
+        case .deviceAttributes:
+            return []
         }
     }
 }
