@@ -48,9 +48,13 @@ import TestSupport
         let bytes = renderer.render(frame, pictures: source)
         terminal.apply(bytes)
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(
-            text.contains(
-                "\u{1B}[\(position.row + 1);\(position.column + 1)H\u{1B}_Ga=t,i=\(picture.number),q=2,f="))
+        // Shown as booleans: the bytes hold the whole picture.
+        let transmitted = text.contains("\u{1B}_Ga=t,i=\(picture.number),q=2,f=")
+        let placedAtTheBox = text.contains(
+            "\u{1B}[\(position.row + 1);\(position.column + 1)H\u{1B}_Ga=p,i=\(picture.number),p=1,c=40,r=10,"
+        )
+        #expect(transmitted)
+        #expect(placedAtTheBox)
         #expect(
             terminal.kittyPlacements[picture.number]
                 == ShownPicture(

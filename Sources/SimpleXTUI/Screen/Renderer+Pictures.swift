@@ -110,16 +110,17 @@ extension Renderer {
         for (picture, position) in ordered {
             let moved = before[picture] != position
             guard moved || (kind != .kitty && plan.overwritten.contains(picture)) else { continue }
-            ControlSequence.moveCursor(row: position.row, column: position.column, into: &out)
             drewAny = true
             if kind == .kitty {
                 if let transmission = plan.bytes[picture] {
                     out += transmission.bytes
                     transmitted.append(picture.number)
                 }
+                ControlSequence.moveCursor(row: position.row, column: position.column, into: &out)
                 out += KittyGraphics.place(picture.number, box: picture.box)
                 kittyMayShowPlacements = true
             } else if let image = plan.bytes[picture] ?? source?(picture) {
+                ControlSequence.moveCursor(row: position.row, column: position.column, into: &out)
                 out += image.bytes
             }
         }
