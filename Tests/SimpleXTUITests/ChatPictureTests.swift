@@ -150,3 +150,36 @@ import TestSupport
         #expect(!TerminalGraphics(environment: ["TERM": "xterm-kitty"]).asksTerminal)
     }
 }
+
+/// A picture keeps its aspect in a box of whole cells: graphics protocols fill the box, so the
+/// picture is put on a transparent canvas of the box's aspect first.
+@Suite struct PicturePaddingTests {
+    @Test func aWidePictureGetsATransparentMarginBelowATallOneOnTheRight() {
+        // 3×1 RGB pixels: red, green, blue.
+        let strip = Pixels(
+            width: 3, height: 1, rowstride: 12, hasAlpha: false,
+            bytes: [255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0])
+        let wide = strip.padded(toAspect: 1.5)
+        #expect((wide.width, wide.height, wide.hasAlpha) == (3, 2, true))
+        #expect(Array(wide.bytes[0..<12]) == [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255])
+        #expect(wide.bytes[12...].allSatisfy { $0 == 0 }, "the margin is transparent")
+        let tall = strip.padded(toAspect: 6)
+        #expect((tall.width, tall.height) == (6, 1))
+        #expect(Array(tall.bytes[12..<24]) == Array(repeating: 0, count: 12))
+        #expect(strip.padded(toAspect: 3) == strip)
+    }
+
+    @Test func aSixelOfAPhotoIsTheBoxsPixelsWithThePhotoUnstretchedInIt() throws {
+        let directory = try TemporaryDirectory("picture")
+        let path = directory.appending("photo.png")
+        try MediaTools.writeHalfRedHalfBlue(path, width: 240, height: 160, format: "png", in: directory)
+        let cell = CellPixelSize(width: 9, height: 19)
+        let image = try TerminalImage(contentsOfFile: path)
+        let box = try image.fittedSize(in: CellBox(columns: 40, rows: 12), cell: cell)
+        let kitty = String(
+            decoding: try image.graphics(.kitty, filling: box, cell: cell).bytes.prefix(80), as: UTF8.self)
+        // The canvas is the box's pixels (fitting the box again would shrink it: 37×12 to 37×11),
+        // and the picture in it keeps 3:2, the rest transparent.
+        #expect(kitty.contains("s=\(box.columns * 9),v=\(box.rows * 19),"))
+    }
+}

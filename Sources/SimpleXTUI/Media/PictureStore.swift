@@ -113,7 +113,7 @@ public final class PictureStore: Sendable {
             case .file(let path): picture = try TerminalImage(contentsOfFile: path)
             case .data(let bytes): picture = try TerminalImage(data: bytes)
             }
-            let drawn = try picture.graphics(kind, fitting: box, cell: cell)
+            let drawn = try picture.graphics(kind, filling: box, cell: cell)
             guard kind == .kitty else { return drawn }
             guard let bytes = KittyGraphics.transmission(fromChafa: drawn.bytes, id: number) else {
                 return nil
