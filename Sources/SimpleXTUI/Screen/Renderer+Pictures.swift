@@ -61,9 +61,9 @@ extension Renderer {
     ///
     /// A picture cut by the edge of the chat (scrolled partly away) or by an overlay is drawn in
     /// symbols for that frame rather than skipped: while scrolling, the user still sees what
-    /// moves past, and a blank hole would look like a picture that failed. Sixel pixels cannot be
-    /// clipped to cells, so a partial pixel picture is not an option there, and the same rule for
-    /// every protocol keeps the pictures consistent.
+    /// moves past, and a blank hole would look like a picture that failed. Sixel and iTerm2
+    /// pixels cannot be clipped to cells, so a partial pixel picture is not an option there (kitty
+    /// could crop one), and one rule for every protocol keeps the chat the same everywhere.
     mutating func planPictures(_ frame: Frame, source: ((PictureID) -> GraphicsImage?)?) -> PicturePlan {
         var plan = PicturePlan(frame: frame)
         guard let kind = graphics, let source else { return plan }
@@ -122,6 +122,10 @@ extension Renderer {
             } else if let image = plan.bytes[picture] ?? source?(picture) {
                 ControlSequence.moveCursor(row: position.row, column: position.column, into: &out)
                 out += image.bytes
+            } else {
+                // Its bytes are gone (the store forgot it): not placed, so the next frame writes
+                // its symbols over the blank box.
+                plan.placements[picture] = nil
             }
         }
         if drewAny { cursorAt = nil }
