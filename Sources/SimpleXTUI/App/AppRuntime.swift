@@ -178,7 +178,9 @@ public final class AppRuntime: Sendable {
         let store = view.layouter.pictures
         let kind = renderer.graphics
         let cell = renderer.cell
-        let bytes = renderer.render(frame) { picture in kind.flatMap { store.graphics(picture, as: $0, cell: cell) } }
+        let bytes = renderer.render(frame) { picture in
+            kind.flatMap { store.graphics(picture, as: $0, cell: cell) }
+        }
         if !bytes.isEmpty { try? session.write(bytes) }
     }
 

@@ -113,8 +113,8 @@ public final class ChatItemLayouter: Sendable {
     private func picture(_ item: ChatItem, width: Int) -> (image: TerminalImage, id: PictureID)? {
         guard case .image(_, let thumbnail) = item.content, !item.deleted else { return nil }
         var found: (TerminalImage, PictureStore.Source)?
-        if let file = item.file, let path = file.filePath, file.status == .rcvComplete || file.direction == .sent,
-            let image = try? TerminalImage(contentsOfFile: path)
+        if let file = item.file, let path = file.filePath,
+            file.status == .rcvComplete || file.direction == .sent, let image = try? TerminalImage(contentsOfFile: path)
         {
             found = (image, .file(path: path))
         }
@@ -127,17 +127,20 @@ public final class ChatItemLayouter: Sendable {
         guard let (image, source) = found else { return nil }
         let box = CellBox(columns: max(4, min(40, width - 6)), rows: 12)
         let cell = self.cell.withLock { $0 }
-        guard let fitted = try? image.fittedSize(in: box, cell: cell), fitted.columns > 0, fitted.rows > 0 else {
-            return nil
-        }
+        guard let fitted = try? image.fittedSize(in: box, cell: cell), fitted.columns > 0, fitted.rows > 0
+        else { return nil }
         return (image, pictures.register(name: "item \(item.itemId)", source: source, box: fitted))
     }
 
     /// The picture drawn in symbols into the box the layout left for it, its cells tagged with
     /// the picture's rows (`Style.picture`), padded to the box so the renderer sees it whole.
-    private func draw(_ picture: (image: TerminalImage, id: PictureID), into lines: inout [StyledLine], at media: MediaPlacement) {
+    private func draw(
+        _ picture: (image: TerminalImage, id: PictureID), into lines: inout [StyledLine], at media: MediaPlacement
+    ) {
         let cell = self.cell.withLock { $0 }
-        guard let drawn = try? picture.image.symbols(fitting: picture.id.box, using: symbols, cell: cell) else { return }
+        guard let drawn = try? picture.image.symbols(fitting: picture.id.box, using: symbols, cell: cell) else {
+            return
+        }
         for row in 0..<picture.id.box.rows where media.line + row < lines.count {
             let line = row < drawn.count ? drawn[row] : StyledLine()
             let tag = PictureRow(picture: picture.id, row: row)

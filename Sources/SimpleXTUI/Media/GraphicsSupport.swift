@@ -56,7 +56,8 @@ public enum GraphicsSupport {
 public struct GraphicsOverrideError: Error, Equatable, CustomStringConvertible {
     public let value: String
     public var description: String {
-        "SIMPLEX_GRAPHICS=\(value) is not one of kitty, sixel, iterm, symbols: images are drawn as the terminal allows"
+        "SIMPLEX_GRAPHICS=\(value) is not one of kitty, sixel, iterm, symbols: "
+            + "images are drawn as the terminal allows"
     }
 }
 

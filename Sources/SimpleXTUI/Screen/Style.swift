@@ -14,8 +14,8 @@ public struct Style: Hashable, Sendable {
     public var picture: PictureRow?
 
     public init(
-        foreground: Color = .default, background: Color = .default, attributes: Attributes = [], link: String? = nil,
-        picture: PictureRow? = nil
+        foreground: Color = .default, background: Color = .default, attributes: Attributes = [],
+        link: String? = nil, picture: PictureRow? = nil
     ) {
         self.foreground = foreground
         self.background = background

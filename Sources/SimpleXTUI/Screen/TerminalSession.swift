@@ -130,7 +130,8 @@ public final class TerminalSession: Sendable {
             window.ws_ypixel >= window.ws_row
         else { return nil }
         return CellPixelSize(
-            width: Int(window.ws_xpixel) / Int(window.ws_col), height: Int(window.ws_ypixel) / Int(window.ws_row))
+            width: Int(window.ws_xpixel) / Int(window.ws_col),
+            height: Int(window.ws_ypixel) / Int(window.ws_row))
     }
 
     /// Whether the session is in raw mode on the alternate screen.
