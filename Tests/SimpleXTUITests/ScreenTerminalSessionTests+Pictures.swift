@@ -43,7 +43,9 @@ extension ScreenTerminalSessionTests {
         model.chat = ChatViewState(
             contact: AppFixture.contact(1, "alice"), items: [try ChatPictureTests.imageItem(in: directory)])
         let running = Task { [model] in
-            try await runtime.run(model: model, effects: nil) { _ in throw TestSupportError("no profiles here") }
+            try await runtime.run(model: model, effects: nil) { _ in
+                throw TestSupportError("no profiles here")
+            }
         }
         let written = Written(pty)
         #expect(await eventually { written.contains("\u{1B}[c") }, "no device attributes query")
@@ -52,7 +54,9 @@ extension ScreenTerminalSessionTests {
 
         pty.type("\u{1B}[?62;4;22c")
         #expect(await eventually { written.contains("\u{1B}P0;1;0q\"1;1;") }, "no sixel after the reply")
-        #expect(written.text.contains(try Regex("\u{1B}\\[\\d+;\\d+H\u{1B}P0;1;0q")), "the sixel is not at a cell")
+        #expect(
+            written.text.contains(try Regex("\u{1B}\\[\\d+;\\d+H\u{1B}P0;1;0q")), "the sixel is not at a cell"
+        )
 
         pty.type("\u{11}")  // Ctrl+Q
         try await running.value
