@@ -125,6 +125,26 @@ import Testing
         #expect(terminal.kittyImages.isEmpty)
     }
 
+    @Test func kittyKeepsTheLast32PicturesAndTheOlderOnesAreFreed() {
+        var renderer = Renderer(colors: .truecolor, graphics: .kitty)
+        var terminal = TerminalModel(width: 30, height: 12)
+        let source = Source(.kitty)
+        // 40 pictures scroll past, one at a time.
+        for number in 1...40 {
+            let picture = PictureID(number: UInt32(number), box: Self.picture.box)
+            _ = Self.show(Self.frame(pictureTop: 3, picture: picture), &renderer, &terminal, source: source)
+        }
+        #expect(terminal.kittyImages == Set(9...40))
+        #expect(terminal.kittyPlacements.keys.sorted() == [40])
+        // One still held comes back without its pixels; one freed is sent again.
+        let held = PictureID(number: 20, box: Self.picture.box)
+        _ = Self.show(Self.frame(pictureTop: 3, picture: held), &renderer, &terminal, source: source)
+        let freed = PictureID(number: 2, box: Self.picture.box)
+        _ = Self.show(Self.frame(pictureTop: 3, picture: freed), &renderer, &terminal, source: source)
+        #expect(source.asked == Array(1...40) + [2])
+        #expect(terminal.kittyPlacements.keys.sorted() == [2])
+    }
+
     @Test func afterAResizeKittyPlacementsAreRemovedAndMadeAgain() {
         var renderer = Renderer(colors: .truecolor, graphics: .kitty)
         var terminal = TerminalModel(width: 30, height: 12)
