@@ -116,7 +116,7 @@ extension AppModel {
             return []
         case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
             return applySettingsResult(event)
-        case .key, .resize, .tick, .terminalClosed:
+        case .key, .resize, .tick, .terminalClosed, .deviceAttributes:
             return []
         }
     }

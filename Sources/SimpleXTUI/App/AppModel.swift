@@ -32,6 +32,9 @@ public enum AppEvent: Sendable {
     case shareRequested(id: Int, summary: String)
     /// The terminal is gone: the client ends as if the user quit.
     case terminalClosed
+    /// The terminal answered the device attributes query: the runtime learns whether it draws
+    /// sixels (the model has nothing to do with it).
+    case deviceAttributes(DeviceAttributes)
     /// What a search of every chat found, newest first.
     case globalResults(text: String, [FoundItem])
     /// Settings' results: the relays, one relay's test (nil: it answered), the service's state.

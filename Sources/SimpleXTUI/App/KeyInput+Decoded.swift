@@ -23,6 +23,8 @@ extension KeyInput {
             }
         case .focus(let focused):
             return [.focus(focused)]
+        case .deviceAttributes:
+            return []
         }
     }
 }
