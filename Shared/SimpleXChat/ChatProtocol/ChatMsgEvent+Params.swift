@@ -54,7 +54,12 @@ extension ChatMsgEvent {
         case "x.info.probe.check": self = .infoProbeCheck(try p.decode("probeHash"))
         case "x.info.probe.ok": self = .infoProbeOk(try p.decode("probe"))
         case "x.ok": self = .ok
-        default: self = .unknown(event: event, params: params)
+        default:
+            if let group = try GroupEvent(event: event, params: p) {
+                self = .group(group)
+            } else {
+                self = .unknown(event: event, params: params)
+            }
         }
     }
 
@@ -100,6 +105,7 @@ extension ChatMsgEvent {
         case .infoProbe(let probe), .infoProbeOk(let probe): return .sorted([("probe", probe.json)])
         case .infoProbeCheck(let hash): return .sorted([("probeHash", hash.json)])
         case .msgDeleted, .directDel, .ok, .fileChunk: return JSONObject()
+        case .group(let event): return event.params
         case .unknown(_, let params): return params
         }
     }

@@ -1,8 +1,8 @@
 /// What a chat message does (SimpleX `ChatMsgEvent`), named on the wire by `"event"`.
 ///
-/// Direct-chat events are modelled; group and call events (`x.grp.*`, `x.call.*`, `x.member`) and
-/// any event this build does not know are `.unknown` with their params, kept and written back
-/// unchanged. `.fileChunk` is the one binary event: an inline file chunk, which travels as bytes,
+/// Direct-chat and group events (`x.grp.*`, see `ChatMsgEvent+Groups.swift`) are modelled; calls,
+/// channel relays (`x.call.*`, `x.grp.relay.*`, `x.member`) and any event this build does not know
+/// are `.unknown` with their params, kept and written back unchanged. `.fileChunk` is the one binary event: an inline file chunk, which travels as bytes,
 /// not JSON.
 public enum ChatMsgEvent: Hashable, Sendable {
     /// `x.msg.new`: a new message.
@@ -42,6 +42,8 @@ public enum ChatMsgEvent: Hashable, Sendable {
     case ok
     /// An inline file chunk for file message `msgId` (binary, `F` tag; see `InlineFileChunk`).
     case fileChunk(msgId: SharedMsgID, chunk: FileChunk)
+    /// A group event (`x.grp.*`).
+    case group(GroupEvent)
     /// Any other event, with its params as they came.
     case unknown(event: String, params: JSONObject)
 
@@ -66,18 +68,15 @@ public enum ChatMsgEvent: Hashable, Sendable {
         case .infoProbeOk: return "x.info.probe.ok"
         case .ok: return "x.ok"
         case .fileChunk: return "F"
+        case .group(let event): return event.name
         case .unknown(let event, _): return event
         }
     }
 
-    /// Events SimpleX defines that this build keeps as `.unknown` (groups, calls, group members).
+    /// Events SimpleX defines that this build keeps as `.unknown` (calls, channel relays and
+    /// channel subscribers, which this build does not implement).
     public static let simplexEventsKeptRaw: Set<String> = [
-        "x.member", "x.grp.inv", "x.grp.acpt", "x.grp.link.inv", "x.grp.link.reject", "x.grp.link.mem",
-        "x.grp.link.acpt", "x.grp.relay.inv", "x.grp.relay.acpt", "x.grp.relay.test", "x.grp.mem.new",
-        "x.grp.mem.intro", "x.grp.mem.inv", "x.grp.mem.fwd", "x.grp.mem.info", "x.grp.mem.role",
-        "x.grp.mem.restrict", "x.grp.mem.con", "x.grp.mem.con.all", "x.grp.mem.del", "x.grp.leave",
-        "x.grp.del",
-        "x.grp.info", "x.grp.prefs", "x.grp.direct.inv", "x.grp.msg.forward", "x.call.inv", "x.call.offer",
+        "x.member", "x.grp.relay.inv", "x.grp.relay.acpt", "x.grp.relay.test", "x.call.inv", "x.call.offer",
         "x.call.answer", "x.call.extra", "x.call.end",
     ]
 }
