@@ -21,6 +21,7 @@ public enum ChatSchema {
         Migration("20261205_incognito", sql: incognito),
         Migration("20261206_chat_item_search", sql: chatItemSearch),
         Migration("20261207_chat_item_search_purge", sql: chatItemSearchPurge),
+        Migration("20261208_groups", sql: groups),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.
