@@ -67,9 +67,12 @@ struct CLICommandTests {
         #expect(throws: CLIParseError("unknown command /set: type /help")) {
             try CLICommand.parse("/set alias x")
         }
-        // SimpleX CLI users' group commands get a plain answer, not "unknown" or "no chat yet".
-        for line in ["#team hello", ">#team (hi) yes", "! #team (hi) hello", "\\ #team hi", "/g team", "/j #team", "/ms #team"] {
-            #expect(throws: CLIParseError("groups are not supported by this client yet")) {
+        // SimpleX CLI users' group commands not built yet get a plain answer, not "unknown".
+        for line in [
+            ">#team (hi) yes", "! #team (hi) hello", "\\ #team hi", "/l team", "/rm team bob",
+            "/mr team bob admin",
+        ] {
+            #expect(throws: CLIParseError("this group command is not supported by this client yet")) {
                 try CLICommand.parse(line)
             }
         }

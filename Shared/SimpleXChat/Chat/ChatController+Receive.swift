@@ -13,6 +13,7 @@ extension ChatController {
     }
 
     private func handleEvent(_ event: AgentEvent) async throws(ChatError) {
+        if try await handleGroupConnectionEvent(event) { return }
         if try await handleFileEvent(event) { return }
         switch event {
         case .confirmation(let id, let peerInfo):
@@ -26,7 +27,8 @@ extension ChatController {
             let incognito = try contact.flatMap { contact throws(ChatError) in
                 try store.incognitoProfile(contactId: contact.contactId)
             }
-            let info = try incognito.map { profile throws(ChatError) in try encode(.info(profile)) } ?? profileInfo
+            let info =
+                try incognito.map { profile throws(ChatError) in try encode(.info(profile)) } ?? profileInfo
             do { try await agent.allowConnection(id, connInfo: info) } catch {
                 throw .agent("\(error)")
             }
@@ -328,6 +330,8 @@ extension ChatController {
                 content: .placeholder(type: "contactDeleted", text: "deleted contact"), status: .rcvNew,
                 sharedMsgId: message.msgId)
             return [.newItem(contact, item)]
+        case .group(.inv(let invitation)):
+            return try groupInvitation(invitation, from: contact)
         case .ok, .infoProbe, .infoProbeCheck, .infoProbeOk:
             return []  // Nothing to show: acknowledgements and profile probes.
         case .fileAcptInv, .fileCancel:

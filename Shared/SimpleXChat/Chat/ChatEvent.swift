@@ -19,5 +19,7 @@ public enum ChatEvent: Equatable, Sendable {
     case chatRead(ChatContact)
     /// A file transfer moved on (started, progressed, finished, failed).
     case file(ChatFileEvent)
+    /// Something happened in a group (an invitation, a member joining or connecting, an item).
+    case group(GroupChatEvent)
     case error(String)
 }

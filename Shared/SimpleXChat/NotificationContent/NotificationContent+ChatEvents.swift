@@ -23,7 +23,7 @@ extension NotificationContent.Source {
                 user: notificationUser, chat: .contactRequest(name, contactRequestId: request.requestId),
                 item: .contactRequest)
         case .itemUpdated, .itemDeleted, .itemReaction, .itemStatus, .itemsExpired, .contactUpdated,
-            .contactSwitchedDevice, .integrityError, .file, .error, .chatRead:
+            .contactSwitchedDevice, .integrityError, .file, .error, .chatRead, .group:
             return nil
         }
     }

@@ -176,6 +176,9 @@ extension AppModel {
             return []
         case .chatRead:
             return [.loadChatList]
+        case .group:
+            // Group chats are not in the full-screen client yet (issue 24).
+            return []
         case .file(let fileEvent):
             return applyFile(fileEvent)
         case .error(let message):

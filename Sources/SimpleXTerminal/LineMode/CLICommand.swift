@@ -41,11 +41,21 @@ public enum CLICommand: Equatable, Sendable {
     /// with "ok": `/receipts @name on|off|default`, `/set receipts contacts|all on|off`,
     /// `/mute @name`, `/unmute @name`.
     case chatCommand(ChatCommand)
+    /// `/g team [full name]`: a new group with the user as owner.
+    case createGroup(String, fullName: String)
+    /// `/a team bob [role]`: invite a contact (as `member` unless another role is named).
+    case addMember(group: String, contact: String, role: GroupMemberRole)
+    /// `/j team`: accept a group invitation.
+    case joinGroup(String)
+    /// `/ms team`: the group's members with their roles and status.
+    case groupMembers(String)
+    /// `#team text`: a message to the group.
+    case sendGroup(String, text: String)
     case help
     case quit
 
-    /// What SimpleX's CLI users type for groups, which this client does not have yet.
-    static let noGroups = CLIParseError("groups are not supported by this client yet")
+    /// What SimpleX's CLI users type for the group commands this client does not have yet.
+    static let noGroups = CLIParseError("this group command is not supported by this client yet")
 
     /// Parses one line; a line that is none of the commands is an error with a hint.
     public static func parse(_ line: String) throws(CLIParseError) -> CLICommand? {
@@ -53,7 +63,12 @@ public enum CLICommand: Equatable, Sendable {
         guard !text.isEmpty else { return nil }
         if text.hasPrefix("/") { return try slashCommand(text) }
         // `#group message`, and the reply, edit, delete and react forms naming a group.
-        if text.hasPrefix("#") || [">#", "! #", "\\ #"].contains(where: text.hasPrefix) { throw noGroups }
+        if [">#", "! #", "\\ #"].contains(where: text.hasPrefix) { throw noGroups }
+        if text.hasPrefix("#") {
+            let (name, rest) = try groupAndRest(text)
+            guard !rest.isEmpty else { throw CLIParseError("nothing to send to #\(name)") }
+            return .sendGroup(name, text: rest)
+        }
         if text.hasPrefix(">@") { return try reply(String(text.dropFirst())) }
         if text.hasPrefix("! @") { return try edit(String(text.dropFirst(2))) }
         if text.hasPrefix("\\ @") {
@@ -167,12 +182,46 @@ public enum CLICommand: Equatable, Sendable {
                 return .chatCommand(command)
             default: throw unknown
             }
-        case "/g", "/group", "/a", "/add", "/j", "/join", "/l", "/leave", "/ms", "/members", "/rm", "/remove":
+        case "/g", "/group":
+            let (name, fullName) = try groupAndRest(argument)
+            guard !name.isEmpty else { throw CLIParseError("usage: /g <name> [full name]") }
+            return .createGroup(name, fullName: fullName)
+        case "/a", "/add":
+            let parts = argument.split(separator: " ").map(String.init)
+            guard parts.count == 2 || parts.count == 3 else {
+                throw CLIParseError("usage: /a <group> <contact> [role]")
+            }
+            let roleText = parts.count == 3 ? parts[2] : "member"
+            guard let role = GroupMemberRole(rawValue: roleText), role >= .observer else {
+                throw CLIParseError(
+                    "unknown role \(roleText): observer, author, member, moderator, admin or owner")
+            }
+            let group = parts[0].hasPrefix("#") ? String(parts[0].dropFirst()) : parts[0]
+            let contact = parts[1].hasPrefix("@") ? String(parts[1].dropFirst()) : parts[1]
+            return .addMember(group: group, contact: contact, role: role)
+        case "/j", "/join": return .joinGroup(try groupName(argument, "/j <group>"))
+        case "/ms", "/members": return .groupMembers(try groupName(argument, "/ms <group>"))
+        case "/l", "/leave", "/rm", "/remove", "/mr", "/member_role":
             throw noGroups
         case "/help", "/h": return .help
         case "/q", "/quit": return .quit
         default: throw CLIParseError("unknown command \(words[0]): type /help")
         }
+    }
+
+    private static func groupName(_ argument: String, _ usage: String) throws(CLIParseError) -> String {
+        let name = argument.hasPrefix("#") ? String(argument.dropFirst()) : argument
+        guard !name.isEmpty, !name.contains(" ") else { throw CLIParseError("usage: \(usage)") }
+        return name
+    }
+
+    /// `#team rest` (or `team rest`) → (team, rest).
+    static func groupAndRest(_ text: String) throws(CLIParseError) -> (String, String) {
+        let body = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard let space = body.firstIndex(of: " ") else { return (body, "") }
+        return (
+            String(body[..<space]), body[body.index(after: space)...].trimmingCharacters(in: .whitespaces)
+        )
     }
 
     private static func name(_ argument: String, _ usage: String) throws(CLIParseError) -> String {
@@ -249,6 +298,11 @@ public enum CLICommand: Equatable, Sendable {
         /fc <id>, /fs <id>      cancel a file transfer, show its status
         /clear @<name>          delete every message of a chat, on this device only
         /d @<name>              delete a contact
+        /g <group> [full name]  create a group (you are its owner)
+        /a <group> <name> [role] invite a contact (observer, author, member, moderator, admin, owner)
+        /j <group>              accept a group invitation
+        #<group> <message>      send a message to the group
+        /ms <group>             the group's members, with roles and status
         /smp <smp://...> ...    set your relays (used for new connections)
         /set receipts contacts on|off   send delivery receipts to contacts (new messages only)
         /receipts @<name> on|off|default  delivery receipts to one contact

@@ -89,6 +89,8 @@ public struct CLIView: Sendable {
             return ["\(contact.viewName): integrity error: \(what)"]
         case .file(let event):
             return fileEvent(event)
+        case .group(let event):
+            return groupEvent(event)
         case .error(let message):
             return ["error: \(message)"]
         }

@@ -145,7 +145,8 @@ struct ChatStoreWordIndexTests {
             DELETE FROM migrations WHERE name IN ('20261206_chat_item_search', '20261207_chat_item_search_purge');
             """)
         try database.migrate(ChatSchema.migrations)
-        #expect(try database.appliedMigrations() == ChatSchema.migrations.map(\.name))
+        // Every migration applied (the two put back now after the later ones).
+        #expect(Set(try database.appliedMigrations()) == Set(ChatSchema.migrations.map(\.name)))
         #expect(try found(fixture, "trains", in: bob) == old.reversed().ids)
         #expect(try indexedTerms(fixture)["deleted"] == nil)
         // And the triggers follow the upgraded index.

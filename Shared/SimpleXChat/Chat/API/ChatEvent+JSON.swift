@@ -17,6 +17,7 @@ extension ChatEvent {
         // SimpleX answers a read with cmdOk and tells no one; this core tells its own process.
         case .chatRead: "chatRead"
         case .file(let event): event.eventType
+        case .group(let event): event.eventType
         }
     }
 
@@ -71,6 +72,10 @@ extension ChatEvent {
         case .error(let message):
             return tagged(type, ["user_": user.json, "chatError": ChatAPIError.internalError(message).json])
         case .file(let event):
+            var members: JSONObject = ["type": .string(type), "user": user.json]
+            for member in event.members { members[member.key] = member.value }
+            return .object(members)
+        case .group(let event):
             var members: JSONObject = ["type": .string(type), "user": user.json]
             for member in event.members { members[member.key] = member.value }
             return .object(members)

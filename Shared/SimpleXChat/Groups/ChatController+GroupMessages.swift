@@ -1,0 +1,203 @@
+import Foundation
+import SimpleXProtocol
+
+/// Messages from members: items, the introduction steps, and forwarding, each checked against the
+/// sender's role and what the user knows of the group (SimpleX Subscriber.hs, receiver side).
+extension ChatController {
+    /// Applies one message from `sender`; `forwardedBy` is the admin who forwarded it.
+    func applyGroup(
+        _ message: ChatMessage, from sender: GroupMember, in group: ChatGroup, forwardedBy: GroupMember? = nil
+    )
+        async throws(ChatError)
+    {
+        switch message.event {
+        case .msgNew(let container):
+            guard sender.role >= .author else {
+                return refuse(group, sender, "an observer cannot send messages")
+            }
+            if let msgId = message.msgId,
+                try store.hasGroupItem(groupId: group.groupId, member: sender, sharedMsgId: msgId)
+            {
+                return  // It came both directly and forwarded.
+            }
+            let item = try store.insertGroupItem(
+                user, groupId: group.groupId, member: sender, content: container.content,
+                sharedMsgId: message.msgId,
+                forwarded: forwardedBy != nil)
+            emit(.group(.newItem(group, item)))
+            if forwardedBy == nil { try await forward(message, from: sender, in: group) }
+        case .group(let event):
+            try await applyGroupEvent(event, from: sender, in: group, forwardedBy: forwardedBy)
+        case .ok, .info:
+            break
+        default:
+            let item = try store.insertGroupItem(
+                user, groupId: group.groupId, member: sender,
+                content: .placeholder(
+                    type: message.event.name, text: "unsupported event \(message.event.name)"),
+                sharedMsgId: message.msgId)
+            emit(.group(.newItem(group, item)))
+        }
+    }
+
+    private func applyGroupEvent(
+        _ event: GroupEvent, from sender: GroupMember, in group: ChatGroup, forwardedBy: GroupMember?
+    ) async throws(ChatError) {
+        switch event {
+        case .memIntro(let info, _):
+            guard sender.category == .host, sender.role >= .admin else {
+                return refuse(
+                    group, sender, "x.grp.mem.intro from a member who is not the admin that invited you")
+            }
+            try await introduced(info, by: sender, in: group)
+        case .memNew(let info, _):
+            guard sender.role >= .admin, sender.role >= info.memberRole else {
+                return refuse(
+                    group, sender, "x.grp.mem.new from a member who may not add a \(info.memberRole.rawValue)"
+                )
+            }
+            guard info.memberId != group.membership.memberId,
+                try store.member(groupId: group.groupId, memberId: info.memberId) == nil
+            else { return }
+            let member = try store.insertMember(
+                user, groupId: group.groupId, info: info, category: .post, status: .announced,
+                invitedBy: sender.groupMemberId)
+            emit(.group(.memberAdded(group, by: sender, member)))
+        case .memInv(let memberId, let intro):
+            guard let other = try store.member(groupId: group.groupId, memberId: memberId),
+                try store.introStatus(re: other, to: sender) != nil
+            else { return refuse(group, sender, "x.grp.mem.inv for a member you did not introduce") }
+            try await send(.group(.memFwd(sender.info, intro: intro)), to: other)
+            try store.setIntroStatus(re: other, to: sender, .fwd)
+        case .memFwd(let info, let intro):
+            guard sender.role >= .admin,
+                let newMember = try store.member(groupId: group.groupId, memberId: info.memberId),
+                newMember.invitedBy == sender.groupMemberId, newMember.agentConnectionID == nil
+            else {
+                return refuse(
+                    group, sender, "x.grp.mem.fwd for a member that was not announced by this admin")
+            }
+            try await joinIntroduced(newMember, intro: intro, in: group)
+        case .memCon(let memberId):
+            if let other = try store.member(groupId: group.groupId, memberId: memberId) {
+                try store.setIntroConnected(sender, other)
+            }
+        case .msgForward(let forward):
+            try await forwarded(forward, by: sender, in: group, nested: forwardedBy != nil)
+        default:
+            // Roles, removal, leaving, profile changes, links and direct chats come later (issue 24).
+            let item = try store.insertGroupItem(
+                user, groupId: group.groupId, member: sender,
+                content: .placeholder(type: event.name, text: "unsupported group event \(event.name)"),
+                sharedMsgId: nil)
+            emit(.group(.newItem(group, item)))
+        }
+    }
+
+    /// (New member) the host introduced `info`: a connection made for it, its invitation sent back.
+    private func introduced(_ info: MemberInfo, by host: GroupMember, in group: ChatGroup)
+        async throws(ChatError)
+    {
+        guard try store.member(groupId: group.groupId, memberId: info.memberId) == nil else { return }
+        do {
+            let (connection, link) = try await agent.createInvitation()
+            let member = try store.transaction { () throws(ChatError) in
+                let member = try store.insertMember(
+                    user, groupId: group.groupId, info: info, category: .pre, status: .introduced,
+                    invitedBy: host.groupMemberId)
+                try store.setMemberConnection(user, member, agentConnectionID: connection)
+                return member
+            }
+            try await send(
+                .group(
+                    .memInv(memberId: info.memberId, intro: IntroInvitation(groupConnReq: link.description))),
+                to: host)
+            try store.setMemberStatus(member, .introInvited)
+        } catch let error as ChatError {
+            throw error
+        } catch {
+            throw .agent("\(error)")
+        }
+    }
+
+    /// (Existing member) joins the new member's invitation, introducing itself with `x.grp.mem.info`.
+    private func joinIntroduced(_ member: GroupMember, intro: IntroInvitation, in group: ChatGroup)
+        async throws(ChatError)
+    {
+        let link: ConnectionLink
+        do { link = try ConnectionLink(intro.groupConnReq) } catch {
+            return refuse(group, member, "x.grp.mem.fwd with an unreadable invitation: \(error)")
+        }
+        do {
+            let connection = try await agent.joinConnection(
+                link,
+                connInfo: try encode(
+                    .group(.memInfo(memberId: group.membership.memberId, profile: user.profile))))
+            try store.setMemberConnection(user, member, agentConnectionID: connection)
+        } catch let error as ChatError {
+            throw error
+        } catch {
+            throw .agent("\(error)")
+        }
+    }
+
+    /// A message an admin forwarded: taken as from its author only when that admin introduced the
+    /// author (so it is the one that may speak for it), never a forward inside a forward.
+    private func forwarded(
+        _ forward: GroupMsgForward, by admin: GroupMember, in group: ChatGroup, nested: Bool
+    )
+        async throws(ChatError)
+    {
+        guard !nested, admin.role >= .admin, let memberId = forward.memberId,
+            let author = try store.member(groupId: group.groupId, memberId: memberId),
+            author.invitedBy == admin.groupMemberId
+        else {
+            return refuse(group, admin, "a forwarded message from a member who did not introduce its sender")
+        }
+        guard case .msgNew = forward.msg.event else { return }  // Only messages are forwarded in this slice.
+        try await applyGroup(forward.msg, from: author, in: group, forwardedBy: admin)
+    }
+
+    /// (Admin) `message` from `sender` to the members it introduced to or with `sender` who are
+    /// not connected to it yet (`x.grp.msg.forward`).
+    private func forward(_ message: ChatMessage, from sender: GroupMember, in group: ChatGroup)
+        async throws(ChatError)
+    {
+        guard group.membership.role >= .admin else { return }
+        for id in try store.unconnectedIntroduced(sender) {
+            let other = try store.member(id: id)
+            guard other.ready, other.status.isCurrent else { continue }
+            let forward = GroupMsgForward(
+                memberId: sender.memberId, memberName: sender.localDisplayName, msg: message,
+                msgTs: ChatTimestamp(store.now()))
+            try await send(.group(.msgForward(forward)), to: other)
+        }
+    }
+
+    /// `x.grp.inv` from a contact: the group made, the user invited; refused (an item in the
+    /// contact's chat) when the inviter may not invite with that role or the group is a channel.
+    func groupInvitation(_ invitation: GroupInvitation, from contact: ChatContact) throws(ChatError)
+        -> [ChatEvent]
+    {
+        let from = invitation.fromMember.memberRole
+        guard from >= .admin, from >= invitation.invitedMember.memberRole,
+            !invitation.groupProfile.isPublicGroup
+        else {
+            let item = try store.insertItem(
+                user, contact: contact, direction: .received,
+                content: .placeholder(
+                    type: "groupError",
+                    text:
+                        "group invitation to #\(invitation.groupProfile.displayName) refused: a \(from.rawValue) cannot invite as \(invitation.invitedMember.memberRole.rawValue)"
+                ),
+                status: .rcvNew, sharedMsgId: nil)
+            return [.newItem(contact, item)]
+        }
+        for group in try store.groups(user)
+        where group.membership.memberId == invitation.invitedMember.memberId {
+            return []  // The same invitation again.
+        }
+        let group = try store.createInvitedGroup(user, invitation, host: contact)
+        return [.group(.invitation(group, from: contact.viewName, role: invitation.invitedMember.memberRole))]
+    }
+}

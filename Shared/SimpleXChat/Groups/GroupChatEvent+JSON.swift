@@ -1,0 +1,71 @@
+import Foundation
+
+extension GroupChatEvent {
+    /// The SimpleX event type (`receivedGroupInvitation`, `userJoinedGroup`, ...).
+    public var eventType: String {
+        switch self {
+        case .invitation: "receivedGroupInvitation"
+        case .userJoined: "userJoinedGroup"
+        case .memberJoined: "joinedGroupMember"
+        case .memberAdded: "joinedGroupMemberConnecting"
+        case .memberConnected: "connectedToGroupMember"
+        case .newItem: "newChatItems"
+        }
+    }
+
+    /// The event's members besides `type` and `user`.
+    var members: JSONObject {
+        switch self {
+        case .invitation(let group, let from, let role):
+            return [
+                "groupInfo": group.json, "fromMemberName": .string(from),
+                "memberRole": .string(role.rawValue),
+            ]
+        case .userJoined(let group):
+            return ["groupInfo": group.json]
+        case .memberJoined(let group, let member), .memberConnected(let group, let member, _):
+            return ["groupInfo": group.json, "member": member.json]
+        case .memberAdded(let group, let host, let member):
+            return ["groupInfo": group.json, "hostMember": host.json, "member": member.json]
+        case .newItem(let group, let item):
+            return [
+                "chatItems": [
+                    ["chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json]
+                ]
+            ]
+        }
+    }
+}
+
+extension ChatGroup {
+    /// SimpleX's `GroupInfo`, reduced to what this build keeps.
+    public var json: JSON {
+        [
+            "groupId": .number(JSONNumber(groupId)), "localDisplayName": .string(localDisplayName),
+            "groupProfile": profile.json, "membership": membership.json,
+        ]
+    }
+}
+
+extension GroupMember {
+    /// SimpleX's `GroupMember`, reduced to what this build keeps.
+    public var json: JSON {
+        [
+            "groupMemberId": .number(JSONNumber(groupMemberId)), "groupId": .number(JSONNumber(groupId)),
+            "memberId": memberId.json, "memberRole": .string(role.rawValue),
+            "memberCategory": .string(category.rawValue), "memberStatus": .string(status.rawValue),
+            "localDisplayName": .string(localDisplayName), "memberProfile": profile.json,
+        ]
+    }
+}
+
+extension GroupChatItem {
+    /// The item with its direction (`groupSnd`, or `groupRcv` with the member) and content.
+    public var json: JSON {
+        let direction: JSON =
+            member.map { ["type": "groupRcv", "groupMember": $0.json] } ?? ["type": "groupSnd"]
+        var meta: JSONObject = ["itemId": .number(JSONNumber(itemId)), "itemText": .string(text)]
+        meta["itemForwarded"] = forwarded ? ["type": "chatItem"] : nil
+        return ["chatDir": direction, "meta": .object(meta), "content": content.json]
+    }
+}

@@ -1,0 +1,70 @@
+import SimpleXChat
+
+/// Group lines, as SimpleX's CLI prints them (tests/ChatTests/Groups.hs).
+extension CLIView {
+    public func groupEvent(_ event: GroupChatEvent) -> [String] {
+        switch event {
+        case .invitation(let group, let from, let role):
+            return [
+                "#\(group.localDisplayName): \(from) invites you to join the group as \(role.rawValue)",
+                "use /j \(group.localDisplayName) to accept",
+            ]
+        case .userJoined(let group):
+            return ["#\(group.localDisplayName): you joined the group"]
+        case .memberJoined(let group, let member):
+            return ["#\(group.localDisplayName): \(member.localDisplayName) joined the group"]
+        case .memberAdded(let group, let host, let member):
+            return [
+                "#\(group.localDisplayName): \(host.localDisplayName) added \(member.nameWithFullName) to the group (connecting...)"
+            ]
+        case .memberConnected(let group, let member, let newMember):
+            return newMember
+                ? ["#\(group.localDisplayName): new member \(member.localDisplayName) is connected"]
+                : ["#\(group.localDisplayName): member \(member.nameWithFullName) is connected"]
+        case .newItem(let group, let item):
+            return groupItem(item, group: group)
+        }
+    }
+
+    /// `12:01 #team hello` sent, `12:01 #team bob> hello` received, ` [>>]` when forwarded; a refused
+    /// event as `#team: error from bob: ...`.
+    public func groupItem(_ item: GroupChatItem, group: ChatGroup) -> [String] {
+        let name = group.localDisplayName
+        if item.isError {
+            return ["#\(name): error from \(item.member?.localDisplayName ?? "you"): \(item.text)"]
+        }
+        let sender = item.member.map { " \($0.localDisplayName)>" } ?? ""
+        return ["\(time(item.timestamp)) #\(name)\(sender) \(item.text)" + (item.forwarded ? " [>>]" : "")]
+    }
+
+    /// `/ms team`: `bob (Bob): admin, invited, connected`, the user first.
+    public func groupMembers(_ group: ChatGroup, _ members: [GroupMember]) -> [String] {
+        ([group.membership] + members).map { member in
+            let category: String =
+                switch member.category {
+                case .user: "you, "
+                case .invitee: "invited, "
+                case .host: "host, "
+                case .pre, .post: ""
+                }
+            return
+                "\(member.nameWithFullName): \(member.role.rawValue), \(category)\(Self.statusText(member.status))"
+        }
+    }
+
+    static func statusText(_ status: GroupMemberStatus) -> String {
+        switch status {
+        case .creator: "created group"
+        case .connected, .complete: "connected"
+        case .invited: "not yet joined"
+        case .accepted: "accepted"
+        case .announced, .introduced, .introInvited: "connecting"
+        case .removed: "removed"
+        case .left: "left"
+        case .deleted: "group deleted"
+        case .rejected: "rejected"
+        case .unknown: "unknown"
+        case .pendingApproval, .pendingReview: "pending"
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import SimpleXChat
+
+/// The group commands of the line mode, answered with SimpleX CLI's lines.
+extension LineMode {
+    func performGroup(_ command: CLICommand, chat: ChatController) async throws {
+        switch command {
+        case .createGroup(let name, let fullName):
+            let group = try await chat.createGroup(GroupProfile(displayName: name, fullName: fullName))
+            output("group #\(group.localDisplayName) is created")
+            output("to add members use /a \(group.localDisplayName) <name>")
+        case .addMember(let group, let contact, let role):
+            _ = try await chat.addMember(group, contact: contact, role: role)
+            output("invitation to join the group #\(group) sent to \(contact)")
+        case .joinGroup(let name):
+            let group = try await chat.joinGroup(name)
+            output("#\(group.localDisplayName): joining the group...")
+        case .groupMembers(let name):
+            let (group, members) = try await chat.members(of: name)
+            view.groupMembers(group, members).forEach(output)
+        case .sendGroup(let name, let text):
+            let item = try await chat.sendGroup(name, .text(text))
+            view.groupItem(item, group: try await chat.group(named: name)).forEach(output)
+        default:
+            break
+        }
+    }
+}
