@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Groups between `simplex-chat --cli` processes through a real relay: created, two contacts
+/// invited and joined, every member connected to every other, messages from each arriving once
+/// and in order at the others; and a member whose connection to a newcomer is still pending
+/// getting the newcomer's message forwarded by the host.
+@Suite(.serialized)
+struct GroupEndToEndTests {
+    /// alice's #team; `members` are invited one after another, each joins and connects to those
+    /// before. Returns when every pair is connected.
+    static func team(_ alice: CLIUser, _ members: [CLIUser]) async throws {
+        alice.send("/g team")
+        try await alice.expectLine("group #team is created")
+        var joined: [CLIUser] = []
+        for member in members {
+            try await CLIUser.connect(alice, member)
+            alice.send("/a team \(member.name) member")
+            try await alice.expectLine("invitation to join the group #team sent to \(member.name)")
+            try await member.expectLine("#team: alice invites you to join the group as member")
+            try await member.expectLine("use /j team to accept")
+            member.send("/j team")
+            try await member.expectLine("#team: you joined the group")
+            try await alice.expectLine("#team: \(member.name) joined the group")
+            for earlier in joined {
+                try await earlier.expect("#team: alice added \(member.name) to the group (connecting...)")
+                try await earlier.expectLine("#team: new member \(member.name) is connected")
+                try await member.expectLine("#team: member \(earlier.name) is connected")
+            }
+            joined.append(member)
+        }
+    }
+
+    @Test func threeMembersAllConnectedAndEachMessageArrivesOnceInOrder() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        let cath = try await CLIUser("cath", relay: relay)
+        let users = [alice, bob, cath]
+        try await Self.team(alice, [bob, cath])
+
+        alice.send("/ms team")
+        try await alice.expectLine("alice: owner, you, created group")
+        try await alice.expectLine("bob: member, invited, connected")
+        try await alice.expectLine("cath: member, invited, connected")
+        cath.send("/ms team")
+        try await cath.expectLine("cath: member, you, connected")
+        try await cath.expectLine("alice: owner, host, connected")
+        try await cath.expectLine("bob: member, connected")
+        bob.send("/ms team")
+        try await bob.expectLine("alice: owner, host, connected")
+        try await bob.expectLine("cath: member, connected")
+
+        for round in 1...3 {
+            for sender in users {
+                sender.send("#team \(sender.name) says \(round)")
+                try await sender.expectLine(#"\d\d:\d\d #team "# + "\(sender.name) says \(round)")
+            }
+        }
+        /// What `receiver` printed from `sender`, in order.
+        func texts(_ receiver: CLIUser, from sender: CLIUser) -> [String] {
+            receiver.process.allOutput.filter { $0.contains("#team \(sender.name)> ") }.map {
+                String($0.split(separator: "> ", maxSplits: 1)[1])
+            }
+        }
+        let pairs = users.flatMap { receiver in users.filter { $0 !== receiver }.map { (receiver, $0) } }
+        #expect(await eventually { pairs.allSatisfy { texts($0.0, from: $0.1).count >= 3 } })
+        // Let anything forwarded late arrive before counting.
+        try await Task.sleep(for: .seconds(1))
+        for (receiver, sender) in pairs {
+            #expect(
+                texts(receiver, from: sender) == (1...3).map { "\(sender.name) says \($0)" },
+                "\(receiver.name) from \(sender.name)")
+        }
+        for user in users { try await user.quit() }
+    }
+
+    /// cath is away while bob joins: alice announces bob and forwards bob's invitation to her, and
+    /// bob's message, which bob can only send to alice yet, is forwarded to cath by alice; when
+    /// cath comes back she has it once, marked forwarded, and then connects to bob directly.
+    @Test func aMemberNotYetConnectedToANewcomerGetsItsMessagesForwarded() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let cath = try await CLIUser("cath", relay: relay)
+        try await Self.team(alice, [cath])
+        try await cath.quit()
+
+        let bob = try await CLIUser("bob", relay: relay)
+        try await CLIUser.connect(alice, bob)
+        alice.send("/a team bob member")
+        try await bob.expectLine("use /j team to accept")
+        bob.send("/j team")
+        try await bob.expectLine("#team: you joined the group")
+        try await alice.expectLine("#team: bob joined the group")
+        bob.send("#team hello while cath is away")
+        try await alice.expectLine(#"\d\d:\d\d #team bob> hello while cath is away"#)
+
+        let cathAgain = try await CLIUser("cath", relay: relay, directory: cath.directory)
+        try await cathAgain.expect("#team: alice added bob to the group (connecting...)")
+        try await cathAgain.expectLine(#"\d\d:\d\d #team bob> hello while cath is away \[>>\]"#)
+        try await cathAgain.expectLine("#team: new member bob is connected")
+        try await bob.expectLine("#team: member cath is connected")
+        bob.send("#team now directly")
+        try await cathAgain.expectLine(#"\d\d:\d\d #team bob> now directly"#)
+        cathAgain.send("#team welcome bob")
+        try await bob.expectLine(#"\d\d:\d\d #team cath> welcome bob"#)
+        try await Task.sleep(for: .seconds(1))
+        #expect(cathAgain.process.allOutput.filter { $0.contains("hello while cath is away") }.count == 1)
+        for user in [alice, bob, cathAgain] { try await user.quit() }
+    }
+}
