@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import SimpleXChat
+@testable import SimpleXTerminal
+
+/// The line mode's group commands and lines, as SimpleX's CLI has them (tests/ChatTests/Groups.hs).
+struct CLIGroupLinesTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15 08:00 UTC
+    var view: CLIView { CLIView(timeZone: TimeZone(identifier: "UTC")!, now: { [now] in now }) }
+
+    func member(
+        _ name: String, fullName: String = "", role: GroupMemberRole = .member,
+        _ category: GroupMemberCategory,
+        _ status: GroupMemberStatus
+    ) -> GroupMember {
+        GroupMember(
+            groupMemberId: 1, groupId: 1, memberId: MemberID(bytes: [1]), role: role, category: category,
+            status: status, localDisplayName: name, profile: Profile(displayName: name, fullName: fullName),
+            contactId: nil, invitedBy: nil, connRequest: nil, agentConnectionID: nil, ready: false)
+    }
+
+    var team: ChatGroup {
+        ChatGroup(
+            groupId: 1, localDisplayName: "team", profile: GroupProfile(displayName: "team"),
+            membership: member("alice", role: .owner, .user, .creator))
+    }
+
+    func item(_ from: GroupMember?, _ content: MsgContent, forwarded: Bool = false) -> GroupChatItem {
+        GroupChatItem(
+            itemId: 1, groupId: 1, member: from, content: content, timestamp: now.addingTimeInterval(-60),
+            sharedMsgId: nil, forwarded: forwarded)
+    }
+
+    @Test func groupCommandsParse() throws {
+        #expect(try CLICommand.parse("/g team") == .createGroup("team", fullName: ""))
+        #expect(try CLICommand.parse("/g team The Team") == .createGroup("team", fullName: "The Team"))
+        #expect(
+            try CLICommand.parse("/a team bob") == .addMember(group: "team", contact: "bob", role: .member))
+        #expect(
+            try CLICommand.parse("/a #team @bob admin")
+                == .addMember(group: "team", contact: "bob", role: .admin))
+        #expect(try CLICommand.parse("/j team") == .joinGroup("team"))
+        #expect(try CLICommand.parse("/join #team") == .joinGroup("team"))
+        #expect(try CLICommand.parse("/ms team") == .groupMembers("team"))
+        #expect(try CLICommand.parse("#team hello all") == .sendGroup("team", text: "hello all"))
+        #expect(throws: CLIParseError("nothing to send to #team")) { try CLICommand.parse("#team") }
+        #expect(throws: CLIParseError("usage: /a <group> <contact> [role]")) {
+            try CLICommand.parse("/a team")
+        }
+        #expect(
+            throws: CLIParseError("unknown role king: observer, author, member, moderator, admin or owner")
+        ) {
+            try CLICommand.parse("/a team bob king")
+        }
+        #expect(throws: CLIParseError("usage: /j <group>")) { try CLICommand.parse("/j") }
+    }
+
+    @Test func invitationJoiningAndConnectingLines() {
+        let bob = member("bob", fullName: "Bob", .post, .announced)
+        #expect(
+            view.groupEvent(.invitation(team, from: "alice", role: .admin)) == [
+                "#team: alice invites you to join the group as admin", "use /j team to accept",
+            ])
+        #expect(view.groupEvent(.userJoined(team)) == ["#team: you joined the group"])
+        #expect(view.groupEvent(.memberJoined(team, bob)) == ["#team: bob joined the group"])
+        #expect(
+            view.groupEvent(.memberAdded(team, by: member("alice", .host, .connected), bob)) == [
+                "#team: alice added bob (Bob) to the group (connecting...)"
+            ])
+        #expect(
+            view.groupEvent(.memberConnected(team, bob, newMember: true)) == [
+                "#team: new member bob is connected"
+            ])
+        #expect(
+            view.groupEvent(.memberConnected(team, bob, newMember: false)) == [
+                "#team: member bob (Bob) is connected"
+            ])
+    }
+
+    @Test func messagesForwardedItemsAndRefusals() {
+        let bob = member("bob", .pre, .connected)
+        #expect(view.groupItem(item(nil, .text("hello")), group: team) == ["07:59 #team hello"])
+        #expect(view.groupItem(item(bob, .text("hi")), group: team) == ["07:59 #team bob> hi"])
+        #expect(
+            view.groupItem(item(bob, .text("hi"), forwarded: true), group: team) == [
+                "07:59 #team bob> hi [>>]"
+            ])
+        #expect(
+            view.groupItem(
+                item(bob, .placeholder(type: "groupError", text: "x.grp.mem.new refused")), group: team) == [
+                    "#team: error from bob: x.grp.mem.new refused"
+                ])
+    }
+
+    @Test func membersAsSimplexListsThem() {
+        let members = [
+            member("bob", fullName: "Bob", role: .admin, .invitee, .connected),
+            member("cath", .post, .announced),
+            member("dan", .host, .connected),
+        ]
+        #expect(
+            view.groupMembers(team, members) == [
+                "alice: owner, you, created group", "bob (Bob): admin, invited, connected",
+                "cath: member, connecting",
+                "dan: member, host, connected",
+            ])
+    }
+}
