@@ -54,6 +54,13 @@ struct CLIGroupLinesTests {
             try CLICommand.parse("/a team bob king")
         }
         #expect(throws: CLIParseError("usage: /j <group>")) { try CLICommand.parse("/j") }
+        #expect(try CLICommand.parse("! #team (hel) hello!") == .editGroup("team", old: "hel", new: "hello!"))
+        #expect(try CLICommand.parse("\\ #team hello") == .deleteGroup("team", text: "hello"))
+        #expect(try CLICommand.parse("/tail #team") == .tailGroup("team", count: 10))
+        #expect(try CLICommand.parse("/tail #team 3") == .tailGroup("team", count: 3))
+        #expect(throws: CLIParseError("usage: /tail #group [count]")) {
+            try CLICommand.parse("/tail #team x")
+        }
     }
 
     @Test func invitationJoiningAndConnectingLines() {

@@ -73,6 +73,20 @@ struct GroupEndToEndTests {
                 texts(receiver, from: sender) == (1...3).map { "\(sender.name) says \($0)" },
                 "\(receiver.name) from \(sender.name)")
         }
+        // An edit and a deletion reach every member.
+        bob.send("! #team (bob says 3) bob said three")
+        try await bob.expectLine(#"\d\d:\d\d #team \[edited\] bob said three"#)
+        for receiver in [alice, cath] {
+            try await receiver.expectLine(#"\d\d:\d\d #team bob> \[edited\] bob said three"#)
+        }
+        cath.send("\\ #team cath says 1")
+        try await cath.expectLine("message deleted")
+        for receiver in [alice, bob] {
+            try await receiver.expectLine(#"\d\d:\d\d #team cath> \[marked deleted\] cath says 1"#)
+        }
+        // The last round, as stored: bob's message edited in its place.
+        alice.send("/tail #team 3")
+        try await alice.expectLine(#"\d\d:\d\d #team bob> \[edited\] bob said three"#)
         for user in users { try await user.quit() }
     }
 

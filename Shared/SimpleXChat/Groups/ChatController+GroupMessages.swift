@@ -26,6 +26,10 @@ extension ChatController {
                 forwarded: forwardedBy != nil)
             emit(.group(.newItem(group, item)))
             if forwardedBy == nil { try await forward(message, from: sender, in: group) }
+        case .msgUpdate, .msgDel:
+            if try applyGroupChange(message.event, from: sender, in: group), forwardedBy == nil {
+                try await forward(message, from: sender, in: group)
+            }
         case .group(let event):
             try await applyGroupEvent(event, from: sender, in: group, forwardedBy: forwardedBy)
         case .ok, .info:
@@ -154,7 +158,10 @@ extension ChatController {
         else {
             return refuse(group, admin, "a forwarded message from a member who did not introduce its sender")
         }
-        guard case .msgNew = forward.msg.event else { return }  // Only messages are forwarded in this slice.
+        switch forward.msg.event {
+        case .msgNew, .msgUpdate, .msgDel: break
+        default: return  // Only messages, their edits and deletions are forwarded in this slice.
+        }
         try await applyGroup(forward.msg, from: author, in: group, forwardedBy: admin)
     }
 

@@ -10,6 +10,8 @@ extension GroupChatEvent {
         case .memberAdded: "joinedGroupMemberConnecting"
         case .memberConnected: "connectedToGroupMember"
         case .newItem: "newChatItems"
+        case .itemUpdated: "chatItemUpdated"
+        case .itemDeleted: "chatItemsDeleted"
         }
     }
 
@@ -32,6 +34,17 @@ extension GroupChatEvent {
                 "chatItems": [
                     ["chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json]
                 ]
+            ]
+        case .itemUpdated(let group, let item):
+            return [
+                "chatItem": ["chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json]
+            ]
+        case .itemDeleted(let group, let item):
+            let chatItem: JSON = [
+                "chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json,
+            ]
+            return [
+                "chatItemDeletions": [["deletedChatItem": chatItem, "toChatItem": chatItem]], "byUser": false,
             ]
         }
     }
@@ -66,6 +79,8 @@ extension GroupChatItem {
             member.map { ["type": "groupRcv", "groupMember": $0.json] } ?? ["type": "groupSnd"]
         var meta: JSONObject = ["itemId": .number(JSONNumber(itemId)), "itemText": .string(text)]
         meta["itemForwarded"] = forwarded ? ["type": "chatItem"] : nil
+        meta["itemEdited"] = .bool(edited)
+        meta["itemDeleted"] = deleted ? ["type": "deleted"] : nil
         return ["chatDir": direction, "meta": .object(meta), "content": content.json]
     }
 }

@@ -74,6 +74,10 @@ public struct GroupChatItem: Equatable, Sendable {
     public let sharedMsgId: SharedMsgID?
     /// Came forwarded by an admin (x.grp.msg.forward), not from its sender directly.
     public let forwarded: Bool
+    /// Its sender changed it (x.msg.update).
+    public var edited = false
+    /// Its sender deleted it for everyone (x.msg.del): kept, marked deleted.
+    public var deleted = false
 
     public var text: String { content.text }
     /// An event from a member that was refused (not allowed by its role, or not fitting the group).
@@ -95,4 +99,8 @@ public enum GroupChatEvent: Equatable, Sendable {
     /// The user's own connection to a member is up; `newMember` when it joined after the user.
     case memberConnected(ChatGroup, GroupMember, newMember: Bool)
     case newItem(ChatGroup, GroupChatItem)
+    /// A member edited an item (`x.msg.update`).
+    case itemUpdated(ChatGroup, GroupChatItem)
+    /// A member deleted an item for everyone (`x.msg.del`).
+    case itemDeleted(ChatGroup, GroupChatItem)
 }

@@ -51,6 +51,12 @@ public enum CLICommand: Equatable, Sendable {
     case groupMembers(String)
     /// `#team text`: a message to the group.
     case sendGroup(String, text: String)
+    /// `! #team (old text) new text`: edit the user's message in a group.
+    case editGroup(String, old: String, new: String)
+    /// `\\ #team text`: delete the user's message in a group, for everyone.
+    case deleteGroup(String, text: String)
+    /// `/tail #team [n]`: the group's last messages.
+    case tailGroup(String, count: Int)
     case help
     case quit
 
@@ -63,7 +69,17 @@ public enum CLICommand: Equatable, Sendable {
         guard !text.isEmpty else { return nil }
         if text.hasPrefix("/") { return try slashCommand(text) }
         // `#group message`, and the reply, edit, delete and react forms naming a group.
-        if [">#", "! #", "\\ #"].contains(where: text.hasPrefix) { throw noGroups }
+        if text.hasPrefix(">#") { throw noGroups }
+        if text.hasPrefix("! #") {
+            let (name, rest) = try groupAndRest(String(text.dropFirst(2)))
+            let (old, new) = try parenthesised(rest, usage: "! #group (old text) new text")
+            return .editGroup(name, old: old, new: new)
+        }
+        if text.hasPrefix("\\ #") {
+            let (name, rest) = try groupAndRest(String(text.dropFirst(2)))
+            guard !rest.isEmpty else { throw CLIParseError("usage: \\ #group text") }
+            return .deleteGroup(name, text: rest)
+        }
         if text.hasPrefix("#") {
             let (name, rest) = try groupAndRest(text)
             guard !rest.isEmpty else { throw CLIParseError("nothing to send to #\(name)") }
@@ -111,6 +127,12 @@ public enum CLICommand: Equatable, Sendable {
         case "/rc", "/reject": return .rejectContact(try name(argument, "/rc <name>"))
         case "/d", "/delete": return .deleteContact(try name(argument, "/d @<name>"))
         case "/clear": return .clearChat(try name(argument, "/clear @<name>"))
+        case "/tail" where argument.hasPrefix("#"):
+            let (name, rest) = try groupAndRest(argument)
+            guard let count = rest.isEmpty ? 10 : Int(rest), count > 0 else {
+                throw CLIParseError("usage: /tail #group [count]")
+            }
+            return .tailGroup(name, count: count)
         case "/tail":
             var chat: String?
             var count = 10
@@ -302,6 +324,9 @@ public enum CLICommand: Equatable, Sendable {
         /a <group> <name> [role] invite a contact (observer, author, member, moderator, admin, owner)
         /j <group>              accept a group invitation
         #<group> <message>      send a message to the group
+        ! #<group> (text) new   edit your message in the group that starts with text
+        \\ #<group> text         delete your message in the group that starts with text, for everyone
+        /tail #<group> [n]      the group's last n messages
         /ms <group>             the group's members, with roles and status
         /smp <smp://...> ...    set your relays (used for new connections)
         /set receipts contacts on|off   send delivery receipts to contacts (new messages only)

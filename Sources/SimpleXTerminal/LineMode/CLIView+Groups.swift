@@ -21,7 +21,8 @@ extension CLIView {
             return newMember
                 ? ["#\(group.localDisplayName): new member \(member.localDisplayName) is connected"]
                 : ["#\(group.localDisplayName): member \(member.nameWithFullName) is connected"]
-        case .newItem(let group, let item):
+        case .newItem(let group, let item), .itemUpdated(let group, let item),
+            .itemDeleted(let group, let item):
             return groupItem(item, group: group)
         }
     }
@@ -34,7 +35,10 @@ extension CLIView {
             return ["#\(name): error from \(item.member?.localDisplayName ?? "you"): \(item.text)"]
         }
         let sender = item.member.map { " \($0.localDisplayName)>" } ?? ""
-        return ["\(time(item.timestamp)) #\(name)\(sender) \(item.text)" + (item.forwarded ? " [>>]" : "")]
+        var text = item.text
+        if item.edited { text = "[edited] " + text }
+        if item.deleted { text = "[marked deleted] " + text }
+        return ["\(time(item.timestamp)) #\(name)\(sender) \(text)" + (item.forwarded ? " [>>]" : "")]
     }
 
     /// `/ms team`: `bob (Bob): admin, invited, connected`, the user first.

@@ -20,6 +20,19 @@ extension LineMode {
         case .sendGroup(let name, let text):
             let item = try await chat.sendGroup(name, .text(text))
             view.groupItem(item, group: try await chat.group(named: name)).forEach(output)
+        case .editGroup(let name, let old, let new):
+            let item = try await chat.findGroupItem(in: name, sentByUser: true, textPrefix: old)
+            let edited = try await chat.editGroup(name, item, to: .text(new))
+            view.groupItem(edited, group: try await chat.group(named: name)).forEach(output)
+        case .deleteGroup(let name, let text):
+            let item = try await chat.findGroupItem(in: name, sentByUser: true, textPrefix: text)
+            try await chat.deleteGroupItem(name, item)
+            output("message deleted")
+        case .tailGroup(let name, let count):
+            let group = try await chat.group(named: name)
+            for item in try await chat.groupItems(name, count: count) {
+                view.groupItem(item, group: group).forEach(output)
+            }
         default:
             break
         }

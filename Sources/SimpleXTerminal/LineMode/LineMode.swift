@@ -287,7 +287,7 @@ struct LineMode {
         case .chatCommand(let command):
             if case .chatCmdError(_, let error) = await chat.execute(command) { throw error }
             output("ok")
-        case .createGroup, .addMember, .joinGroup, .groupMembers, .sendGroup:
+        case .createGroup, .addMember, .joinGroup, .groupMembers, .sendGroup, .editGroup, .deleteGroup, .tailGroup:
             try await performGroup(command, chat: chat)
         case .help:
             CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

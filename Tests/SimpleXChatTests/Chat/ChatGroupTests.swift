@@ -140,6 +140,17 @@ struct ChatGroupTests {
             if case .group(.newItem(_, let item)) = $0, item.isError { item } else { nil }
         }
         #expect(refusedIntro.text.contains("x.grp.mem.fwd"))
+        // bob cannot edit or delete alice's message: it names alice's msgId, but comes from bob.
+        _ = try await team.alice.chat.sendGroup("team", .text("alice's words"))
+        let original = try await Self.received(team.cath, "alice's words")
+        let aliceMsgId = try #require(original.sharedMsgId)
+        try await forge(.msgUpdate(MsgUpdate(msgId: aliceMsgId, content: .text("bob's words"))))
+        try await forge(.msgDel(msgId: aliceMsgId, memberId: nil, scope: nil))
+        _ = try await team.bob.chat.sendGroup("team", .text("after the forgeries"))
+        _ = try await Self.received(team.cath, "after the forgeries")
+        let kept = try #require(
+            try await team.cath.chat.groupItems("team", count: 20).first { $0.itemId == original.itemId })
+        #expect(kept.text == "alice's words" && !kept.edited && !kept.deleted)
         // Nothing applied: no mallory, no message from alice.
         let cathMembers = try await team.cath.chat.members(of: "team").1.map(\.localDisplayName)
         #expect(cathMembers.sorted() == ["alice", "bob"])

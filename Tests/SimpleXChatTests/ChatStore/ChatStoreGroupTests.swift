@@ -108,6 +108,19 @@ import Testing
         #expect(items.map(\.text) == ["hello", "hi"])
         #expect(items.map { $0.member?.localDisplayName } == [nil, "bob"])
         #expect(items.map(\.forwarded) == [false, true])
+        // Found by sender and shared id; edited in place, marked deleted, and the user's own deleted.
+        let received = try #require(
+            try store.groupItem(groupId: group.groupId, member: bob, sharedMsgId: msgId))
+        #expect(try store.groupItem(groupId: group.groupId, member: nil, sharedMsgId: msgId) == nil)
+        try store.updateGroupItem(received, .text("hi, edited"))
+        let edited = try store.groupItem(id: received.itemId, groupId: group.groupId)
+        #expect(edited.text == "hi, edited" && edited.edited && !edited.deleted)
+        try store.markGroupItemDeleted(edited)
+        #expect(try store.groupItem(id: received.itemId, groupId: group.groupId).deleted)
+        let own = try #require(
+            try store.groupItem(groupId: group.groupId, member: nil, sharedMsgId: SharedMsgID(bytes: [1])))
+        try store.deleteGroupItem(own)
+        #expect(try store.groupItems(groupId: group.groupId, count: 10).map(\.text) == ["hi, edited"])
         // Group items are in no contact's chat.
         #expect(try store.chatList(fixture.user).allSatisfy { $0.lastItem == nil })
     }

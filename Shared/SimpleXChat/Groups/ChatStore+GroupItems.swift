@@ -1,0 +1,122 @@
+import Foundation
+import SimpleXProtocol
+
+/// The items of group chats: `chat_items` rows with `group_id` (and the sender's `group_member_id`).
+extension ChatStore {
+    /// A group item: sent by the user (`member` nil) or received from `member`.
+    func insertGroupItem(
+        _ user: ChatUser, groupId: Int64, member: GroupMember?, content: MsgContent,
+        sharedMsgId: SharedMsgID?,
+        forwarded: Bool = false, at time: Date? = nil
+    ) throws(ChatError) -> GroupChatItem {
+        try transaction { () throws(ChatError) in
+            let now = self.now()
+            let status: ChatItemStatus = member == nil ? .sndNew : .rcvNew
+            try run(
+                """
+                INSERT INTO chat_items (user_id, group_id, group_member_id, item_sent, item_ts, item_content, item_text,
+                  item_status, shared_msg_id, item_forwarded, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+                """,
+                [
+                    user.userId, groupId, member?.groupMemberId, member == nil, time ?? now,
+                    Self.json(content),
+                    content.text, status.rawValue, sharedMsgId?.bytes, forwarded, now, now,
+                ])
+            try run("UPDATE groups SET chat_ts = ? WHERE group_id = ?", [now, groupId])
+            return GroupChatItem(
+                itemId: lastID, groupId: groupId, member: member, content: content, timestamp: time ?? now,
+                sharedMsgId: sharedMsgId, forwarded: forwarded)
+        }
+    }
+
+    /// Whether `member` already sent message `sharedMsgId` in this group (directly or forwarded).
+    func hasGroupItem(groupId: Int64, member: GroupMember, sharedMsgId: SharedMsgID) throws(ChatError) -> Bool
+    {
+        try row(
+            "SELECT 1 FROM chat_items WHERE group_id = ? AND group_member_id = ? AND shared_msg_id = ?",
+            [groupId, member.groupMemberId, sharedMsgId.bytes]) != nil
+    }
+
+    /// The last `count` items of a group, oldest first.
+    func groupItems(groupId: Int64, count: Int) throws(ChatError) -> [GroupChatItem] {
+        var items: [GroupChatItem] = []
+        for row in try rows(
+            Self.groupItemColumns + """
+                 WHERE user_id = (SELECT user_id FROM groups WHERE group_id = ?1) AND group_id = ?1
+                ORDER BY chat_item_id DESC LIMIT ?2
+                """, [groupId, count])
+        {
+            items.append(try groupItem(row, groupId: groupId))
+        }
+        return items.reversed()
+    }
+
+    /// The item `sharedMsgId` of `member` (nil: of the user) in a group.
+    func groupItem(groupId: Int64, member: GroupMember?, sharedMsgId: SharedMsgID) throws(ChatError)
+        -> GroupChatItem?
+    {
+        let row =
+            if let member {
+                try self.row(
+                    Self.groupItemColumns
+                        + " WHERE group_id = ? AND group_member_id = ? AND shared_msg_id = ?",
+                    [groupId, member.groupMemberId, sharedMsgId.bytes])
+            } else {
+                try self.row(
+                    Self.groupItemColumns
+                        + " WHERE group_id = ? AND group_member_id IS NULL AND shared_msg_id = ?",
+                    [groupId, sharedMsgId.bytes])
+            }
+        return try row.map { row throws(ChatError) in try groupItem(row, groupId: groupId) }
+    }
+
+    func groupItem(id: Int64, groupId: Int64) throws(ChatError) -> GroupChatItem {
+        guard
+            let row = try row(
+                Self.groupItemColumns + " WHERE chat_item_id = ? AND group_id = ?", [id, groupId])
+        else {
+            throw .itemNotFound("#\(id)")
+        }
+        return try groupItem(row, groupId: groupId)
+    }
+
+    /// New content for an item (its sender edited it); the old text goes to its history.
+    func updateGroupItem(_ item: GroupChatItem, _ content: MsgContent) throws(ChatError) {
+        try transaction { () throws(ChatError) in
+            try run(
+                "INSERT INTO chat_item_versions (chat_item_id, msg_content, item_version_ts, created_at) VALUES (?,?,?,?)",
+                [item.itemId, Self.json(item.content), item.timestamp, now()])
+            try run(
+                "UPDATE chat_items SET item_content = ?, item_text = ?, item_edited = 1, updated_at = ? WHERE chat_item_id = ?",
+                [Self.json(content), content.text, now(), item.itemId])
+        }
+    }
+
+    /// The sender deleted the item for everyone: kept, marked deleted.
+    func markGroupItemDeleted(_ item: GroupChatItem) throws(ChatError) {
+        try run(
+            "UPDATE chat_items SET item_deleted = 1, item_deleted_ts = ?, updated_at = ? WHERE chat_item_id = ?",
+            [now(), now(), item.itemId])
+    }
+
+    /// The user's own item, gone (deleted for everyone by the user).
+    func deleteGroupItem(_ item: GroupChatItem) throws(ChatError) {
+        try run("DELETE FROM chat_items WHERE chat_item_id = ?", [item.itemId])
+    }
+
+    private static let groupItemColumns = """
+        SELECT chat_item_id, group_member_id, item_ts, item_content, shared_msg_id, item_forwarded, item_edited,
+          item_deleted FROM chat_items
+        """
+
+    private func groupItem(_ row: Row, groupId: Int64) throws(ChatError) -> GroupChatItem {
+        let memberId: Int64? = try value(row, "group_member_id")
+        let shared: [UInt8]? = try value(row, "shared_msg_id")
+        return GroupChatItem(
+            itemId: try value(row, "chat_item_id"), groupId: groupId,
+            member: try memberId.map { id throws(ChatError) in try member(id: id) },
+            content: Self.content(try value(row, "item_content")), timestamp: try value(row, "item_ts"),
+            sharedMsgId: shared.map(SharedMsgID.init(bytes:)), forwarded: try value(row, "item_forwarded"),
+            edited: try value(row, "item_edited"), deleted: try value(row, "item_deleted"))
+    }
+}
