@@ -13,7 +13,6 @@ public enum ChatEvent: Equatable, Sendable {
     case itemsExpired(ChatContact, [ChatItem])
     case contactUpdated(ChatContact, from: ChatContact)
     case contactSwitchedDevice(ChatContact)
-    case integrityError(ChatContact, String)
     /// The user read this chat's received items on this device (all of them, or those named by
     /// the API): its notifications can go.
     case chatRead(ChatContact)

@@ -61,7 +61,10 @@ extension ChatStore {
 
     func item(_ contact: ChatContact, agentMsgID: Int64) throws(ChatError) -> ChatItem? {
         try row(
-            Self.itemColumns + " WHERE contact_id = ? AND agent_msg_id = ?", [contact.contactId, agentMsgID]
+            // Sent items only: an event item keeps the id of the received message that led to it
+            // (`eventItem`), which is the contact's numbering, not ours.
+            Self.itemColumns + " WHERE contact_id = ? AND agent_msg_id = ? AND item_sent = 1",
+            [contact.contactId, agentMsgID]
         )
         .map { row throws(ChatError) in try item(row) }
     }

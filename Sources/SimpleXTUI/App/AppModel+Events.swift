@@ -137,7 +137,9 @@ extension AppModel {
             // messages a second those reloads took a core); a chat it does not have yet is loaded.
             let seen = chat?.contact.contactId == contact.contactId && item.direction == .received && terminalFocused
                 && (!isNarrow || narrowShowsChat)
-            let listed = chatList.received(item, from: contact, read: seen || item.direction == .sent)
+            // Event items the core stores read (feature changes) add nothing unread.
+            let listed = chatList.received(
+                item, from: contact, read: seen || item.direction == .sent || item.status == .rcvRead)
             let reload: [AppEffect] = listed ? [] : [.loadChatList]
             if chat?.contact.contactId == contact.contactId {
                 chat?.append(item)
@@ -171,9 +173,6 @@ extension AppModel {
         case .contactRequest(let request):
             status = ("\(request.localDisplayName) wants to connect: it is first in the chat list", false)
             return terminalFocused ? [.loadChatList] : [.loadChatList, .notify(event)]
-        case .integrityError(let contact, let description):
-            status = ("\(contact.viewName): \(description)", true)
-            return []
         case .chatRead:
             return [.loadChatList]
         case .file(let fileEvent):

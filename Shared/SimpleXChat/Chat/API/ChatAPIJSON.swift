@@ -155,8 +155,9 @@ extension ChatItem {
         jsonObject([
             "chatDir": Self.directionJSON(sent: direction == .sent),
             "meta": metaJSON,
-            "content": tagged(
-                direction == .sent ? "sndMsgContent" : "rcvMsgContent", ["msgContent": content.apiJSON]),
+            // An event item is its own content type (`rcvIntegrityError`, ...), as in SimpleX.
+            "content": event?.apiJSON
+                ?? tagged(direction == .sent ? "sndMsgContent" : "rcvMsgContent", ["msgContent": content.apiJSON]),
             "mentions": .object(JSONObject()),
             "formattedText": .formattedText(Markdown.formattedText(text)),
             "quotedItem": quote.map(\.json),

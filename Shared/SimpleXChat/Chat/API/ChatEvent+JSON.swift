@@ -13,7 +13,7 @@ extension ChatEvent {
         case .itemStatus: "chatItemsStatusesUpdated"
         case .contactUpdated: "contactUpdated"
         case .contactSwitchedDevice: "contactAnotherClient"
-        case .integrityError, .error: "chatError"
+        case .error: "chatError"
         // SimpleX answers a read with cmdOk and tells no one; this core tells its own process.
         case .chatRead: "chatRead"
         case .file(let event): event.eventType
@@ -64,10 +64,6 @@ extension ChatEvent {
             return tagged(type, ["user": user.json, "chatInfo": ChatInfo.direct(contact: contact).json])
         case .contactUpdated(let contact, let old):
             return tagged(type, ["user": user.json, "fromContact": old.json, "toContact": contact.json])
-        case .integrityError(let contact, let description):
-            let error = ChatAPIError.internalError(
-                "message integrity error with \(contact.viewName): \(description)")
-            return tagged(type, ["user_": user.json, "chatError": error.json])
         case .error(let message):
             return tagged(type, ["user_": user.json, "chatError": ChatAPIError.internalError(message).json])
         case .file(let event):
