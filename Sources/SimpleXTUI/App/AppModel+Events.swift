@@ -137,9 +137,10 @@ extension AppModel {
             // messages a second those reloads took a core); a chat it does not have yet is loaded.
             let seen = chat?.contact.contactId == contact.contactId && item.direction == .received && terminalFocused
                 && (!isNarrow || narrowShowsChat)
-            // Event items the core stores read (feature changes) add nothing unread.
+            // Event items the core stores read (feature changes, the encryption note) add nothing unread.
             let listed = chatList.received(
-                item, from: contact, read: seen || item.direction == .sent || item.status == .rcvRead)
+                item, from: contact,
+                read: seen || item.direction == .sent || (item.event != nil && item.status == .rcvRead))
             let reload: [AppEffect] = listed ? [] : [.loadChatList]
             if chat?.contact.contactId == contact.contactId {
                 chat?.append(item)

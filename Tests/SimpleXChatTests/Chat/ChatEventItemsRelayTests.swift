@@ -106,6 +106,11 @@ struct ChatEventItemsRelayTests {
         let (_, aliceContact) = try await Self.connect(alice, bob)
         _ = try await alice.chat.send(to: "bob", .text("one"))
         try await bob.received("one")
+        // Bob's receipt for it brought Alice his next ratchet key: her sending chain is then the
+        // one in the backup (were it not, her later messages would start a chain of their own).
+        _ = try await alice.events.next { event -> Bool? in
+            if case .itemStatus(_, let item) = event, item.text == "one", item.status == .sndRcvd { true } else { nil }
+        }
 
         // Alice backs up her data, sends two more, then restores the backup: her ratchet and
         // message numbers are as before those two.
