@@ -133,4 +133,15 @@ struct CLIViewTests {
                 "@bob: This conversation is protected by end-to-end encryption with perfect forward secrecy, repudiation and break-in recovery."
             ])
     }
+
+    @Test func changedPreferencesAreListedAsSimplexsCLIListsThem() {
+        let old = Profile(displayName: "alice", fullName: "")
+        var new = old
+        new.preferences = ["voice": ["allow": "no"], "timedMessages": ["allow": "yes", "ttl": 604_800]]
+        #expect(
+            view.preferencesUpdated(from: old, to: new) == [
+                "updated preferences:", "Disappearing messages allowed: yes (1 week)", "Voice messages allowed: no",
+            ])
+        #expect(view.preferencesUpdated(from: new, to: new).isEmpty)
+    }
 }

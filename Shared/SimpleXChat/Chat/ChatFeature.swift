@@ -14,6 +14,17 @@ public enum ChatFeature: String, CaseIterable, Sendable {
         }
     }
 
+    /// The feature's word in `/set <word> ...` (SimpleX's CLI).
+    public var commandWord: String {
+        switch self {
+        case .timedMessages: "disappear"
+        case .fullDelete: "delete"
+        case .reactions: "reactions"
+        case .voice: "voice"
+        case .calls: "calls"
+        }
+    }
+
     /// SimpleX `defaultChatPrefs`: what a profile without this preference allows.
     var defaultPreference: FeaturePreference {
         FeaturePreference(allow: self == .fullDelete ? .no : .yes)

@@ -98,6 +98,20 @@ public struct CLIView: Sendable {
         }
     }
 
+    /// The user's changed preferences, as SimpleX's CLI prints them (`viewPrefsUpdated`):
+    /// `updated preferences:`, then `Voice messages allowed: no` for each that changed.
+    public func preferencesUpdated(from old: Profile, to new: Profile) -> [String] {
+        let (before, after) = (ChatPreferences(json: old.preferences), ChatPreferences(json: new.preferences))
+        let changed = ChatFeature.allCases.compactMap { feature -> String? in
+            let preference = after.preference(feature)
+            guard before.preference(feature) != preference else { return nil }
+            let ttl = feature == .timedMessages && preference.allow != .no ? preference.ttl : nil
+            return "\(feature.name) allowed: \(preference.allow.rawValue)"
+                + (ttl.map { " (\(ChatItemEvent.timedTTLText($0)))" } ?? "")
+        }
+        return changed.isEmpty ? [] : ["updated preferences:"] + changed
+    }
+
     public func invitation(_ link: String) -> [String] {
         [
             "pass this invitation link to your contact (via another channel):", "", link, "",

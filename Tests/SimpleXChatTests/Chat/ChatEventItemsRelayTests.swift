@@ -44,10 +44,15 @@ struct ChatEventItemsRelayTests {
             try await chat.chatItems(contactId: contact.contactId, .last(count: 50)).map(\.text)
         }
 
-        /// Waits for the new item `text` (or one that `matches`).
+        /// Waits for the new item `text`.
         func received(_ text: String) async throws {
-            _ = try await events.next { event -> Bool? in
-                if case .newItem(_, let item) = event, item.text == text { true } else { nil }
+            do {
+                _ = try await events.next { event -> Bool? in
+                    if case .newItem(_, let item) = event, item.text == text { true } else { nil }
+                }
+            } catch {
+                let items = (try? await chat.chatList().map { $0.lastItem?.text ?? "" }) ?? []
+                throw TestSupportError("\(directory): no item \"\(text)\" (last items: \(items))")
             }
         }
     }
@@ -108,9 +113,14 @@ struct ChatEventItemsRelayTests {
         try await bob.received("one")
         // Bob's receipt for it brought Alice his next ratchet key: her sending chain is then the
         // one in the backup (were it not, her later messages would start a chain of their own).
-        _ = try await alice.events.next { event -> Bool? in
-            if case .itemStatus(_, let item) = event, item.text == "one", item.status == .sndRcvd { true } else { nil }
-        }
+        do {
+            _ = try await alice.events.next { event -> Bool? in
+                if case .itemStatus(_, let item) = event, item.text == "one", item.status == .sndRcvd { true } else { nil }
+            }
+        } catch { throw TestSupportError("no receipt for \"one\"") }
+        // From here Bob sends Alice nothing until the end (no receipts): a message of his would
+        // move her to a new chain of her own, which the restored Alice would not reuse.
+        #expect(await bob.chat.execute("/receipts @alice off").responseType == "cmdOk")
 
         // Alice backs up her data, sends two more, then restores the backup: her ratchet and
         // message numbers are as before those two.

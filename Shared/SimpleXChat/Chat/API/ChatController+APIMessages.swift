@@ -136,6 +136,13 @@ extension ChatController {
             updateSummary: UserProfileUpdateSummary(updateSuccesses: recipients.count, updateFailures: 0))
     }
 
+    /// The user's profile with new preferences (`/set voice no`, ...).
+    func updateUserPreferences(_ preferences: ChatPreferences) async throws(ChatAPIError) -> ChatResponse {
+        var profile = user.profile
+        profile.preferences = preferences.json
+        return try await updateUserProfile(profile)
+    }
+
     // MARK: - Lookups
 
     /// Runs a chat core call, its error reported as the API reports it.
