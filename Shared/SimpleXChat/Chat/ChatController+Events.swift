@@ -7,26 +7,34 @@ extension ChatController {
     /// before the message's own items; nil when the check passed, or when this delivery repeats
     /// one whose item is stored already (the agent gives an unacknowledged message again after a
     /// restart, with the same check).
-    func integrityItem(_ message: AgentReceivedMessage, from contact: ChatContact) throws(ChatError) -> ChatEvent? {
+    func integrityItem(_ message: AgentReceivedMessage, from contact: ChatContact) throws(ChatError)
+        -> ChatEvent?
+    {
         guard let error = MsgErrorType(message.integrity) else { return nil }
         let event = ChatItemEvent.rcvIntegrityError(error)
-        if try store.eventItems(contact, agentMsgID: message.agentMsgID).contains(where: { $0.event == event }) {
+        if try store.eventItems(contact, agentMsgID: message.agentMsgID).contains(where: { $0.event == event }
+        ) {
             return nil
         }
-        return .newItem(contact, try store.insertEvent(user, contact: contact, event, agentMsgID: message.agentMsgID))
+        return .newItem(
+            contact, try store.insertEvent(user, contact: contact, event, agentMsgID: message.agentMsgID))
     }
 
     /// A message the agent could not decrypt: a decryption error item, or, when the chat's last
     /// item is one of the same kind, that item with its count grown (as SimpleX merges them).
     func decryptionFailed(on id: AgentConnectionID, _ failure: AgentReceiveFailure) throws(ChatError) {
-        guard let (error, count) = failure.decryptError, let contact = try store.contact(agentConnectionID: id)
+        guard let (error, count) = failure.decryptError,
+            let contact = try store.contact(agentConnectionID: id)
         else { return }
         if let last = try store.lastItem(contact), case .rcvDecryptionError(error, let before)? = last.event {
             try store.replaceEvent(last, with: .rcvDecryptionError(error, count: error.merged(before, count)))
             emit(.itemUpdated(contact, try store.item(id: last.itemId)))
             return
         }
-        emit(.newItem(contact, try store.insertEvent(user, contact: contact, .rcvDecryptionError(error, count: count))))
+        emit(
+            .newItem(
+                contact,
+                try store.insertEvent(user, contact: contact, .rcvDecryptionError(error, count: count))))
     }
 
     /// The item that tells a new contact's chat it is end-to-end encrypted, as SimpleX makes one
@@ -39,13 +47,16 @@ extension ChatController {
 
     /// The feature items of a contact's new profile (x.info), with its preferences stored; none
     /// when the preferences are as before (the same profile delivered again after a restart).
-    func contactPreferencesChanged(_ profile: Profile, of contact: ChatContact) throws(ChatError) -> [ChatEvent] {
+    func contactPreferencesChanged(_ profile: Profile, of contact: ChatContact) throws(ChatError)
+        -> [ChatEvent]
+    {
         let old = ChatPreferences(json: try store.contactPreferences(contact))
         let new = ChatPreferences(json: profile.preferences)
         guard old != new else { return [] }
         try store.setContactPreferences(contact, profile.preferences)
         let own = ChatPreferences(json: user.profile.preferences)
-        return try ChatItemEvent.contactChanged(user: own, from: old, to: new).map { event throws(ChatError) in
+        return try ChatItemEvent.contactChanged(user: own, from: old, to: new).map {
+            event throws(ChatError) in
             .newItem(contact, try store.insertEvent(user, contact: contact, event))
         }
     }

@@ -117,7 +117,8 @@ public struct ChatPreferences: Equatable, Sendable {
 
     /// The feature's state between `user` and `contact` (SimpleX `featureState`): whether it is on
     /// for each, and the user's parameter when it is on for the user.
-    static func state(_ feature: ChatFeature, user: ChatPreferences, contact: ChatPreferences) -> FeatureState {
+    static func state(_ feature: ChatFeature, user: ChatPreferences, contact: ChatPreferences) -> FeatureState
+    {
         let own = user.preference(feature)
         let enabled = PrefEnabled.merged(feature, user: own.allow, contact: contact.preference(feature).allow)
         return FeatureState(enabled: enabled, param: enabled.forUser ? own.ttl : nil)

@@ -55,7 +55,8 @@ public enum ChatItemEvent: Equatable, Sendable {
         case .rcvDecryptionError(let error, let count): error.text(count: count)
         case .rcvDirectE2EEInfo:
             "This conversation is protected by end-to-end encryption with perfect forward secrecy, repudiation and break-in recovery."
-        case .rcvChatFeature(let feature, let enabled, let param), .sndChatFeature(let feature, let enabled, let param):
+        case .rcvChatFeature(let feature, let enabled, let param),
+            .sndChatFeature(let feature, let enabled, let param):
             Self.featureStateText(feature, enabled, param: param)
         case .rcvChatPreference(let feature, let allowed, let param):
             Self.preferenceStateText(feature, allowed, param: param)
@@ -96,7 +97,10 @@ public enum ChatItemEvent: Equatable, Sendable {
             else { return nil }
             let state = PrefEnabled(forUser: forUser, forContact: forContact)
             let param = json["param"]?.intValue
-            self = type == "rcvChatFeature" ? .rcvChatFeature(feature, state, param: param) : .sndChatFeature(feature, state, param: param)
+            self =
+                type == "rcvChatFeature"
+                ? .rcvChatFeature(feature, state, param: param)
+                : .sndChatFeature(feature, state, param: param)
         case "rcvChatPreference", "sndChatPreference":
             guard let feature = Self.feature(json),
                 let allowed = json["allowed"]?.stringValue.flatMap(FeatureAllowed.init(rawValue:))
@@ -104,7 +108,8 @@ public enum ChatItemEvent: Equatable, Sendable {
             let param = json["param"]?.intValue
             self =
                 type == "rcvChatPreference"
-                ? .rcvChatPreference(feature, allowed, param: param) : .sndChatPreference(feature, allowed, param: param)
+                ? .rcvChatPreference(feature, allowed, param: param)
+                : .sndChatPreference(feature, allowed, param: param)
         default:
             return nil
         }
@@ -124,13 +129,17 @@ public enum ChatItemEvent: Equatable, Sendable {
             return [("msgDecryptError", .string(error.rawValue)), ("msgCount", number(count))]
         case .rcvDirectE2EEInfo:
             return [("e2eeInfo", .object(["pqEnabled": .bool(false)]))]
-        case .rcvChatFeature(let feature, let enabled, let param), .sndChatFeature(let feature, let enabled, let param):
-            let state: JSON = .object(["forUser": .bool(enabled.forUser), "forContact": .bool(enabled.forContact)])
+        case .rcvChatFeature(let feature, let enabled, let param),
+            .sndChatFeature(let feature, let enabled, let param):
+            let state: JSON = .object([
+                "forUser": .bool(enabled.forUser), "forContact": .bool(enabled.forContact),
+            ])
             return [("feature", .string(feature.rawValue)), ("enabled", state), ("param", number(param))]
         case .rcvChatPreference(let feature, let allowed, let param),
             .sndChatPreference(let feature, let allowed, let param):
             return [
-                ("feature", .string(feature.rawValue)), ("allowed", .string(allowed.rawValue)), ("param", number(param)),
+                ("feature", .string(feature.rawValue)), ("allowed", .string(allowed.rawValue)),
+                ("param", number(param)),
             ]
         }
     }
@@ -172,7 +181,10 @@ public enum MsgErrorType: Equatable, Sendable {
     var json: JSON {
         switch self {
         case .msgSkipped(let from, let to):
-            ["type": "msgSkipped", "fromMsgId": .number(JSONNumber(Int(from))), "toMsgId": .number(JSONNumber(Int(to)))]
+            [
+                "type": "msgSkipped", "fromMsgId": .number(JSONNumber(Int(from))),
+                "toMsgId": .number(JSONNumber(Int(to))),
+            ]
         case .msgBadId(let id): ["type": "msgBadId", "msgId": .number(JSONNumber(Int(id)))]
         case .msgBadHash: ["type": "msgBadHash"]
         case .msgDuplicate: ["type": "msgDuplicate"]
@@ -182,7 +194,9 @@ public enum MsgErrorType: Equatable, Sendable {
     init?(json: JSON) {
         switch json["type"]?.stringValue {
         case "msgSkipped":
-            guard let from = json["fromMsgId"]?.intValue, let to = json["toMsgId"]?.intValue else { return nil }
+            guard let from = json["fromMsgId"]?.intValue, let to = json["toMsgId"]?.intValue else {
+                return nil
+            }
             self = .msgSkipped(from: Int64(from), to: Int64(to))
         case "msgBadId":
             guard let id = json["msgId"]?.intValue else { return nil }
@@ -252,7 +266,8 @@ extension ChatItemEvent {
     }
 
     /// SimpleX `prefStateText`: `offered Disappearing messages (1 day)`, `cancelled Voice messages`.
-    static func preferenceStateText(_ feature: ChatFeature, _ allowed: FeatureAllowed, param: Int?) -> String {
+    static func preferenceStateText(_ feature: ChatFeature, _ allowed: FeatureAllowed, param: Int?) -> String
+    {
         allowed == .no ? "cancelled \(feature.name)" : "offered \(feature.name)" + paramText(feature, param)
     }
 
@@ -270,7 +285,9 @@ extension ChatItemEvent {
         let (months, day) = days.quotientAndRemainder(dividingBy: 30)
         var parts: [String] = []
         if months != 0 { parts.append(months == 1 ? "1 month" : "\(months) months") }
-        if day != 0 { parts.append(day == 1 ? "1 day" : day == 7 ? "1 week" : day == 14 ? "2 weeks" : "\(day) days") }
+        if day != 0 {
+            parts.append(day == 1 ? "1 day" : day == 7 ? "1 week" : day == 14 ? "2 weeks" : "\(day) days")
+        }
         if hour != 0 { parts.append(hour == 1 ? "1 hour" : "\(hour) hours") }
         if minute != 0 { parts.append("\(minute) min") }
         if seconds != 0 { parts.append("\(seconds) sec") }

@@ -7,7 +7,8 @@ extension ChatStore {
         guard
             let row = try row(
                 """
-                SELECT u.user_id, u.local_display_name, p.display_name, p.full_name, p.preferences, u.send_rcpts_contacts FROM users u
+                SELECT u.user_id, u.local_display_name, p.display_name, p.full_name, p.preferences,
+                  u.send_rcpts_contacts FROM users u
                 JOIN contact_profiles p ON p.contact_profile_id = u.contact_profile_id WHERE u.active_user = 1
                 """)
         else { return nil }

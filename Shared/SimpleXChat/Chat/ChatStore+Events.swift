@@ -51,8 +51,8 @@ extension ChatStore {
         guard
             let row = try row(
                 """
-                SELECT p.preferences FROM contacts c JOIN contact_profiles p ON p.contact_profile_id = c.contact_profile_id
-                WHERE c.contact_id = ?
+                SELECT p.preferences FROM contacts c
+                JOIN contact_profiles p ON p.contact_profile_id = c.contact_profile_id WHERE c.contact_id = ?
                 """, [contact.contactId])
         else { throw .contactNotFound("#\(contact.contactId)") }
         return Self.preferences(try value(row, "preferences"))

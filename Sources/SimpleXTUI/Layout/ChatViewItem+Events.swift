@@ -18,8 +18,10 @@ extension ChatViewItem.Event {
             self = .decryptionError(messages: count)
         case .rcvDirectE2EEInfo:
             self = .connection(event.text)
-        case .rcvChatFeature(let feature, let enabled, let param), .sndChatFeature(let feature, let enabled, let param):
-            self = .feature(name: feature.name, state: ChatItemEvent.featureState(feature, enabled, param: param))
+        case .rcvChatFeature(let feature, let enabled, let param),
+            .sndChatFeature(let feature, let enabled, let param):
+            self = .feature(
+                name: feature.name, state: ChatItemEvent.featureState(feature, enabled, param: param))
         case .rcvChatPreference(let feature, let allowed, let param):
             self = .preference(name: feature.name, value: Self.offer(allowed, param))
         case .sndChatPreference(let feature, let allowed, let param):

@@ -287,7 +287,8 @@ struct LineMode {
         case .chatCommand(let command):
             switch await chat.execute(command) {
             case .chatCmdError(_, let error): throw error
-            case .userProfileUpdated(_, let from, let to, _): view.preferencesUpdated(from: from, to: to).forEach(output)
+            case .userProfileUpdated(_, let from, let to, _):
+                view.preferencesUpdated(from: from, to: to).forEach(output)
             case .userProfileNoChange: output("user profile did not change")
             default: output("ok")
             }

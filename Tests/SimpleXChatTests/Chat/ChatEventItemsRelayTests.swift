@@ -25,7 +25,8 @@ struct ChatEventItemsRelayTests {
         init(_ name: String, relay: RelayProcess, in parent: TemporaryDirectory) async throws {
             directory = parent.appending(name)
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            _ = try ChatController.createUser(groupDirectory: directory, profile: Profile(displayName: name, fullName: ""))
+            _ = try ChatController.createUser(
+                groupDirectory: directory, profile: Profile(displayName: name, fullName: ""))
             try ChatController.setServers(groupDirectory: directory, [try SMPServerAddress(relay.address)])
             secrets = try AgentSecrets(key: SecureBytes.random(count: 32))
             chat = try await ChatController.open(groupDirectory: directory, secrets: secrets)
@@ -57,7 +58,9 @@ struct ChatEventItemsRelayTests {
         }
     }
 
-    static func connect(_ alice: User, _ bob: User) async throws -> (bobContact: ChatContact, aliceContact: ChatContact) {
+    static func connect(_ alice: User, _ bob: User) async throws -> (
+        bobContact: ChatContact, aliceContact: ChatContact
+    ) {
         try await bob.chat.connect(link: try await alice.chat.createInvitation())
         let bobContact = try await alice.events.next {
             if case .contactConnected(let contact) = $0 { contact } else { nil }
@@ -115,7 +118,11 @@ struct ChatEventItemsRelayTests {
         // one in the backup (were it not, her later messages would start a chain of their own).
         do {
             _ = try await alice.events.next { event -> Bool? in
-                if case .itemStatus(_, let item) = event, item.text == "one", item.status == .sndRcvd { true } else { nil }
+                if case .itemStatus(_, let item) = event, item.text == "one", item.status == .sndRcvd {
+                    true
+                } else {
+                    nil
+                }
             }
         } catch { throw TestSupportError("no receipt for \"one\"") }
         // From here Bob sends Alice nothing until the end (no receipts): a message of his would
@@ -149,7 +156,8 @@ struct ChatEventItemsRelayTests {
         }
         #expect(decryption.count == 1, "\(items.map(\.text))")
         if case .rcvDecryptionError(_, let count)? = decryption.first?.event { #expect(count == 2) }
-        #expect(decryption.first?.text.hasPrefix("decryption error, possibly due to the device change (") == true)
+        #expect(
+            decryption.first?.text.hasPrefix("decryption error, possibly due to the device change (") == true)
         #expect(
             items.map(\.text).suffix(3) == [decryption.first?.text ?? "", "incorrect message hash", "six"],
             "\(items.map(\.text))")
@@ -172,7 +180,8 @@ struct ChatEventItemsRelayTests {
         let (bobContact, aliceContact) = try await Self.connect(alice, bob)
 
         // Alice turns voice messages off and sets a one-day timer, through the command API.
-        let profile = #"{"displayName":"alice","fullName":"","preferences":{"timedMessages":{"allow":"yes","ttl":86400},"voice":{"allow":"no"}}}"#
+        let profile =
+            #"{"displayName":"alice","fullName":"","preferences":{"timedMessages":{"allow":"yes","ttl":86400},"voice":{"allow":"no"}}}"#
         let response = await alice.chat.execute("/_profile 1 \(profile)")
         #expect(response.responseType == "userProfileUpdated", "\(response)")
         try await bob.received("Voice messages: off")
@@ -190,7 +199,8 @@ struct ChatEventItemsRelayTests {
         let json = try await bob.chat.chatItems(contactId: aliceContact.contactId, .last(count: 1))[0].json
         #expect(
             json.compactText.contains(
-                #""content":{"enabled":{"forUser":false,"forContact":false},"feature":"voice","type":"rcvChatFeature"}"#))
+                #""content":{"enabled":{"forUser":false,"forContact":false},"feature":"voice","type":"rcvChatFeature"}"#
+            ))
 
         // The same profile again is no change; a restart repeats nothing.
         #expect(await alice.chat.execute("/_profile 1 \(profile)").responseType == "userProfileNoChange")

@@ -24,14 +24,16 @@ import TestSupport
         try await chat.chatItems(contactId: contact.contactId, .last(count: 20)).map(\.text)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aGapIsOneItemBeforeTheMessageAfterItEvenWhenDeliveredAgainAfterARestart()
+    @Test(.timeLimit(.minutes(1)))
+    func aGapIsOneItemBeforeTheMessageAfterItEvenWhenDeliveredAgainAfterARestart()
         async throws
     {
         let fixture = try await ChatWithContacts.open("chat-integrity", contacts: ["bob"])
         let bob = fixture.contacts[0]
         let batch = [
             Self.message(1, .ok, try Self.body(1, .msgNew(MsgContainer(content: .text("one"))))),
-            Self.message(4, .skipped(from: 2, to: 3), try Self.body(2, .msgNew(MsgContainer(content: .text("four"))))),
+            Self.message(
+                4, .skipped(from: 2, to: 3), try Self.body(2, .msgNew(MsgContainer(content: .text("four"))))),
             Self.message(5, .badHash, try Self.body(3, .msgNew(MsgContainer(content: .text("five"))))),
         ]
         await fixture.chat.handle(batch: batch)
@@ -41,14 +43,18 @@ import TestSupport
         #expect(try await fixture.chat.chatList().first?.unreadCount == 5)
         let items = try await fixture.chat.chatItems(contactId: bob.contactId, .last(count: 20))
         #expect(items[1].event == .rcvIntegrityError(.msgSkipped(from: 2, to: 3)))
-        #expect(items[1].json.compactText.contains(#""content":{"msgError":{"type":"msgSkipped","fromMsgId":2,"toMsgId":3},"type":"rcvIntegrityError"}"#))
+        #expect(
+            items[1].json.compactText.contains(
+                #""content":{"msgError":{"type":"msgSkipped","fromMsgId":2,"toMsgId":3},"type":"rcvIntegrityError"}"#
+            ))
 
         // Not acknowledged: given again, in this run and after a restart, with the same checks.
         await fixture.chat.handle(batch: batch)
         #expect(try await Self.texts(fixture.chat, bob) == expected)
         await fixture.chat.stop()
         let reopened = try await ChatController.open(
-            groupDirectory: fixture.directory.path, secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
+            groupDirectory: fixture.directory.path,
+            secrets: try AgentSecrets(key: SecureBytes.random(count: 32)))
         await reopened.handle(batch: batch)
         #expect(try await Self.texts(reopened, bob) == expected)
         // One at a time (the path of messages with files) the same.
@@ -68,7 +74,8 @@ import TestSupport
         let text = "decryption error, possibly due to the device change (earlier message, 3 messages)"
         #expect(try await Self.texts(chat, bob) == [text])
         // Told as a new item, then as that item updated.
-        guard case .newItem(_, let made) = await events.next(), case .itemUpdated(_, let grown) = await events.next()
+        guard case .newItem(_, let made) = await events.next(),
+            case .itemUpdated(_, let grown) = await events.next()
         else {
             Issue.record("no new item and update")
             return
@@ -93,7 +100,9 @@ import TestSupport
                 "decryption error, possibly due to the device change (too many skipped messages, 701 messages)",
             ])
         // A connection that is no contact's (a file's) makes nothing.
-        await chat.handle(batch: [.receiveFailed(connection: "conn-file", reason: .ratchet(.decryptionFailed))])
+        await chat.handle(batch: [
+            .receiveFailed(connection: "conn-file", reason: .ratchet(.decryptionFailed))
+        ])
         #expect(try await Self.texts(chat, bob).count == 5)
         await chat.stop()
     }
@@ -109,7 +118,11 @@ import TestSupport
                 try Self.body(id, .info(Profile(displayName: name, fullName: "", preferences: preferences))))
         }
         let first = try info(
-            1, ["voice": ["allow": "no"], "timedMessages": ["allow": "yes", "ttl": 86400], "calls": ["allow": "always"]])
+            1,
+            [
+                "voice": ["allow": "no"], "timedMessages": ["allow": "yes", "ttl": 86400],
+                "calls": ["allow": "always"],
+            ])
         await chat.handle(batch: [first])
         // In feature order: the timer is the contact's offer (the state stays "allowed", the
         // user set no timer); voice, the user's default yes against no, is off; calls "always"

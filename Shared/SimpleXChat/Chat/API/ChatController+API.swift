@@ -158,7 +158,8 @@ extension ChatController {
         case .setUserFeature(let feature, let allowed):
             let preferences = ChatPreferences(json: user.profile.preferences)
             let ttl = preferences.preference(feature).ttl
-            return try await updateUserPreferences(preferences.setting(feature, FeaturePreference(allow: allowed, ttl: ttl)))
+            return try await updateUserPreferences(
+                preferences.setting(feature, FeaturePreference(allow: allowed, ttl: ttl)))
         case .setUserTimedMessages(let allow):
             let preferences = ChatPreferences(json: user.profile.preferences)
             let ttl = preferences.preference(.timedMessages).ttl
