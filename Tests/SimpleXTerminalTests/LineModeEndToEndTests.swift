@@ -199,6 +199,9 @@ struct LineModeEndToEndTests {
         bob.send("/tail @alice 2")
         try await bob.expectLine(#"\d\d:\d\d alice> Voice messages: off"#)
         try await bob.expectLine(#"\d\d:\d\d alice> voice is off"#)
+        // Messages are named by their text; an item of the chat's own is none of them.
+        bob.send("+1 @alice Voice messages")
+        try await bob.expect(#"no message starting with "Voice messages""#)
 
         alice.send("/set voice no")
         try await alice.expectLine("user profile did not change")

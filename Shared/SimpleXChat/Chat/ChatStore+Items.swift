@@ -78,8 +78,11 @@ extension ChatStore {
             Self.itemColumns
                 + " WHERE user_id = (SELECT user_id FROM contacts WHERE contact_id = ?1) AND contact_id = ?1 AND item_deleted = 0 ORDER BY chat_item_id DESC LIMIT 200",
             [contact.contactId])
+        // Messages only: an event item (a gap, a feature change) is nothing to reply to or edit.
         for found in recent
-        where (direction == nil || found.direction == direction) && found.text.hasPrefix(prefix) {
+        where (direction == nil || found.direction == direction) && found.event == nil
+            && found.text.hasPrefix(prefix)
+        {
             return found
         }
         throw .itemNotFound("starting with \"\(prefix)\"")

@@ -159,7 +159,8 @@ extension ChatItem {
             "content": event?.apiJSON
                 ?? tagged(direction == .sent ? "sndMsgContent" : "rcvMsgContent", ["msgContent": content.apiJSON]),
             "mentions": .object(JSONObject()),
-            "formattedText": .formattedText(Markdown.formattedText(text)),
+            // (SimpleX parses the markdown of messages only.)
+            "formattedText": event == nil ? .formattedText(Markdown.formattedText(text)) : nil,
             "quotedItem": quote.map(\.json),
             "reactions": .array(reactionCounts),
             "file": file.map(\.json),
