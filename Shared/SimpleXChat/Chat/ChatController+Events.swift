@@ -12,10 +12,8 @@ extension ChatController {
     {
         guard let error = MsgErrorType(message.integrity) else { return nil }
         let event = ChatItemEvent.rcvIntegrityError(error)
-        if try store.eventItems(contact, agentMsgID: message.agentMsgID).contains(where: { $0.event == event }
-        ) {
-            return nil
-        }
+        let earlier = try store.eventItems(contact, agentMsgID: message.agentMsgID)
+        if earlier.contains(where: { $0.event == event }) { return nil }
         return .newItem(
             contact, try store.insertEvent(user, contact: contact, event, agentMsgID: message.agentMsgID))
     }
