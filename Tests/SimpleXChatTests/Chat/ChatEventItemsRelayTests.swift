@@ -172,6 +172,68 @@ struct ChatEventItemsRelayTests {
         await bob.chat.stop()
     }
 
+    /// Alice restores a backup, then hears from Bob before she writes: his message moves her to a
+    /// new ratchet chain, whose first header says she sent fewer on her last chain than Bob got
+    /// from it. Bob's ratchet refuses such a fork before the agent would compare message numbers
+    /// (which is why the agent's unexpected and duplicate ids do not happen in this stack): each
+    /// of her messages is a decryption error, one item counting them.
+    @Test func aRestoredSenderThatHearsFromTheReceiverFirstIsRefusedAsAFork() async throws {
+        let relay = try await RelayProcess()
+        let directory = try TemporaryDirectory("chat-events-ids")
+        let alice = try await User("alice", relay: relay, in: directory)
+        let bob = try await User("bob", relay: relay, in: directory)
+        let (_, aliceContact) = try await Self.connect(alice, bob)
+        _ = try await alice.chat.send(to: "bob", .text("one"))
+        try await bob.received("one")
+        do {
+            _ = try await alice.events.next { event -> Bool? in
+                if case .itemStatus(_, let item) = event, item.text == "one", item.status == .sndRcvd {
+                    true
+                } else {
+                    nil
+                }
+            }
+        } catch { throw TestSupportError("no receipt for \"one\"") }
+        // No receipts either way from here: each side sends only what the test says.
+        #expect(await bob.chat.execute("/receipts @alice off").responseType == "cmdOk")
+        #expect(await alice.chat.execute("/receipts @bob off").responseType == "cmdOk")
+
+        await alice.chat.stop()
+        let backup = directory.appending("alice-backup")
+        try FileManager.default.copyItem(atPath: alice.directory, toPath: backup)
+        try await alice.restart()
+        for text in ["two", "three"] {
+            _ = try await alice.chat.send(to: "bob", .text(text))
+            try await bob.received(text)
+        }
+        await alice.chat.stop()
+        try FileManager.default.removeItem(atPath: alice.directory)
+        try FileManager.default.copyItem(atPath: backup, toPath: alice.directory)
+        try await alice.restart()
+
+        _ = try await bob.chat.send(to: "alice", .text("hey"))
+        try await alice.received("hey")
+        for text in ["four", "five", "six"] { _ = try await alice.chat.send(to: "bob", .text(text)) }
+        let refused = ChatItemEvent.rcvDecryptionError(.other, count: 3)
+        _ = try await bob.events.next { event -> Bool? in
+            if case .itemUpdated(_, let item) = event, item.event == refused { true } else { nil }
+        }
+        let texts = try await bob.texts(aliceContact)
+        #expect(
+            texts == [
+                Self.e2ee, "one", "two", "three", "hey",
+                "decryption error, possibly due to the device change (3 messages)",
+            ],
+            "\(texts)")
+        // Bob's messages still reach her, and a restart of Bob repeats nothing.
+        try await bob.restart()
+        _ = try await bob.chat.send(to: "alice", .text("still there?"))
+        try await alice.received("still there?")
+        #expect(try await bob.texts(aliceContact) == texts + ["still there?"])
+        await alice.chat.stop()
+        await bob.chat.stop()
+    }
+
     @Test func newPreferencesAreFeatureItemsForTheUserAndTheContactOnce() async throws {
         let relay = try await RelayProcess()
         let directory = try TemporaryDirectory("chat-events-features")
