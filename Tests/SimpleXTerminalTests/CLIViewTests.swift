@@ -134,6 +134,23 @@ struct CLIViewTests {
             ])
     }
 
+    @Test func aContactsChangedPreferencesAreListedAsSimplexsCLIListsThem() {
+        let user = ChatPreferences([.calls: FeaturePreference(allow: .no)])
+        let old = ChatPreferences()
+        let new = ChatPreferences([
+            .voice: FeaturePreference(allow: .always), .calls: FeaturePreference(allow: .always),
+            .timedMessages: FeaturePreference(allow: .yes, ttl: 86_400),
+        ])
+        #expect(
+            view.event(.contactPreferencesUpdated(bob, user: user, from: old, to: new)) == [
+                "bob updated preferences for you:",
+                "Disappearing messages: allowed (you allow: default (yes), contact allows: yes (1 day))",
+                "Voice messages: enabled (you allow: default (yes), contact allows: always)",
+                "Audio/video calls: enabled for you (you allow: default (no), contact allows: always)",
+            ])
+        #expect(view.event(.contactPreferencesUpdated(bob, user: user, from: new, to: new)).isEmpty)
+    }
+
     @Test func changedPreferencesAreListedAsSimplexsCLIListsThem() {
         let old = Profile(displayName: "alice", fullName: "")
         var new = old

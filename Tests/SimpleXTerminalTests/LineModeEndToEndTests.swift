@@ -193,9 +193,12 @@ struct LineModeEndToEndTests {
         try await alice.expectLine("Voice messages allowed: no")
         alice.send("/tail @bob 1")
         try await alice.expectLine(#"\d\d:\d\d @bob Voice messages: off"#)
+        // Bob is told as it comes, as SimpleX's CLI tells it; the item itself is for /tail.
+        try await bob.expectLine("alice updated preferences for you:")
+        try await bob.expect("Voice messages: off (you allow: default (yes), contact allows: no)")
         alice.send("@bob voice is off")
         try await bob.expectLine(#"\d\d:\d\d alice> voice is off"#)
-        #expect(!bob.process.allOutput.contains { $0.contains("Voice messages") })
+        #expect(!bob.process.allOutput.contains { $0.hasSuffix("alice> Voice messages: off") })
         bob.send("/tail @alice 2")
         try await bob.expectLine(#"\d\d:\d\d alice> Voice messages: off"#)
         try await bob.expectLine(#"\d\d:\d\d alice> voice is off"#)

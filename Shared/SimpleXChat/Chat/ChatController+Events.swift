@@ -53,10 +53,11 @@ extension ChatController {
         guard old != new else { return [] }
         try store.setContactPreferences(contact, profile.preferences)
         let own = ChatPreferences(json: user.profile.preferences)
-        return try ChatItemEvent.contactChanged(user: own, from: old, to: new).map {
-            event throws(ChatError) in
+        let items = try ChatItemEvent.contactChanged(user: own, from: old, to: new).map {
+            event throws(ChatError) -> ChatEvent in
             .newItem(contact, try store.insertEvent(user, contact: contact, event))
         }
+        return [.contactPreferencesUpdated(contact, user: own, from: old, to: new)] + items
     }
 
     /// The feature items the user's new preferences make in the chat with each of `contacts`.

@@ -59,6 +59,12 @@ public struct FeaturePreference: Equatable, Sendable {
         .object(.sorted([("allow", .string(allow.rawValue)), ("ttl", ttl.map { .number(JSONNumber($0)) })]))
     }
 
+    /// SimpleX `preferenceText`: `yes`, `no`, `always (1 day)`.
+    public func text(_ feature: ChatFeature) -> String {
+        guard feature == .timedMessages, allow != .no, let ttl else { return allow.rawValue }
+        return "\(allow.rawValue) (\(ChatItemEvent.timedTTLText(ttl)))"
+    }
+
     /// SimpleX `preferenceState`: the allowance and, when allowed, its parameter.
     var state: PreferenceState { PreferenceState(allow: allow, param: allow == .no ? nil : ttl) }
 }
@@ -113,6 +119,15 @@ public struct ChatPreferences: Equatable, Sendable {
 
     public func preference(_ feature: ChatFeature) -> FeaturePreference {
         preferences[feature] ?? feature.defaultPreference
+    }
+
+    /// The feature's state between `user` and `contact`: on for whom, and the user's parameter
+    /// when it is on for the user.
+    public static func featureState(_ feature: ChatFeature, user: ChatPreferences, contact: ChatPreferences)
+        -> (enabled: PrefEnabled, param: Int?)
+    {
+        let state = state(feature, user: user, contact: contact)
+        return (state.enabled, state.param)
     }
 
     /// The feature's state between `user` and `contact` (SimpleX `featureState`): whether it is on

@@ -254,15 +254,18 @@ extension ChatItemEvent {
 
     /// The state part of `featureStateText`: `enabled for you`, `enabled (1 day)`, `off`.
     public static func featureState(_ feature: ChatFeature, _ enabled: PrefEnabled, param: Int?) -> String {
+        enabledText(feature, enabled, param: param) + (enabled.forUser ? paramText(feature, param) : "")
+    }
+
+    /// SimpleX `prefEnabledToText`: `enabled for you`, `allowed` (a timer without one set), `off`.
+    public static func enabledText(_ feature: ChatFeature, _ enabled: PrefEnabled, param: Int?) -> String {
         let on = feature == .timedMessages && param == nil ? "allowed" : "enabled"
-        let state =
-            switch (enabled.forUser, enabled.forContact) {
-            case (true, true): on
-            case (false, false): "off"
-            case (true, false): on + " for you"
-            case (false, true): on + " for contact"
-            }
-        return state + (enabled.forUser ? paramText(feature, param) : "")
+        return switch (enabled.forUser, enabled.forContact) {
+        case (true, true): on
+        case (false, false): "off"
+        case (true, false): on + " for you"
+        case (false, true): on + " for contact"
+        }
     }
 
     /// SimpleX `prefStateText`: `offered Disappearing messages (1 day)`, `cancelled Voice messages`.

@@ -25,6 +25,7 @@ extension NotificationContent.Source {
                 user: notificationUser, chat: .contactRequest(name, contactRequestId: request.requestId),
                 item: .contactRequest)
         case .itemUpdated, .itemDeleted, .itemReaction, .itemStatus, .itemsExpired, .contactUpdated,
+            .contactPreferencesUpdated,
             .contactSwitchedDevice, .file, .error, .chatRead:
             return nil
         }

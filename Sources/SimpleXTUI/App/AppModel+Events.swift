@@ -168,6 +168,8 @@ extension AppModel {
             status = ("\(contact.viewName) is connected", false)
             if chat?.contact.contactId == contact.contactId { chat?.updateContact(contact) }
             return [.loadChatList]
+        case .contactPreferencesUpdated:
+            return []  // told by the feature items in the chat
         case .contactUpdated(let contact, _), .contactSwitchedDevice(let contact):
             if chat?.contact.contactId == contact.contactId { chat?.updateContact(contact) }
             return [.loadChatList]

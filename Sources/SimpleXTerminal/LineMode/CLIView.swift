@@ -89,6 +89,8 @@ public struct CLIView: Sendable {
                     + (fullName.isEmpty || fullName == name ? "" : " (\(fullName))"),
                 "use @\(name) <message> to send messages",
             ]
+        case .contactPreferencesUpdated(let contact, let own, let old, let new):
+            return contactPreferencesUpdated(contact, user: own, from: old, to: new)
         case .contactSwitchedDevice(let contact):
             return ["\(contact.viewName): contact is connected to another client"]
         case .file(let event):
@@ -98,6 +100,24 @@ public struct CLIView: Sendable {
         }
     }
 
+    /// A contact's changed preferences, as SimpleX's CLI prints them (`viewContactPrefsUpdated`):
+    /// `alice updated preferences for you:`, then for each that changed its state between you,
+    /// `Voice messages: off (you allow: default (yes), contact allows: no)`.
+    func contactPreferencesUpdated(
+        _ contact: ChatContact, user: ChatPreferences, from old: ChatPreferences, to new: ChatPreferences
+    ) -> [String] {
+        let changed = ChatFeature.allCases.compactMap { feature -> String? in
+            let theirs = new.preference(feature)
+            guard old.preference(feature) != theirs else { return nil }
+            let (enabled, param) = ChatPreferences.featureState(feature, user: user, contact: new)
+            // "default": this build has no preferences of the user's for one contact.
+            return "\(feature.name): \(ChatItemEvent.enabledText(feature, enabled, param: param))"
+                + " (you allow: default (\(user.preference(feature).text(feature))),"
+                + " contact allows: \(theirs.text(feature)))"
+        }
+        return changed.isEmpty ? [] : ["\(contact.viewName) updated preferences for you:"] + changed
+    }
+
     /// The user's changed preferences, as SimpleX's CLI prints them (`viewPrefsUpdated`):
     /// `updated preferences:`, then `Voice messages allowed: no` for each that changed.
     public func preferencesUpdated(from old: Profile, to new: Profile) -> [String] {
@@ -105,9 +125,7 @@ public struct CLIView: Sendable {
         let changed = ChatFeature.allCases.compactMap { feature -> String? in
             let preference = after.preference(feature)
             guard before.preference(feature) != preference else { return nil }
-            let ttl = feature == .timedMessages && preference.allow != .no ? preference.ttl : nil
-            return "\(feature.name) allowed: \(preference.allow.rawValue)"
-                + (ttl.map { " (\(ChatItemEvent.timedTTLText($0)))" } ?? "")
+            return "\(feature.name) allowed: \(preference.text(feature))"
         }
         return changed.isEmpty ? [] : ["updated preferences:"] + changed
     }

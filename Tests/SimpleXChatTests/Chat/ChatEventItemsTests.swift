@@ -112,6 +112,7 @@ import TestSupport
     {
         let fixture = try await ChatWithContacts.open("chat-features", contacts: ["bob"])
         let (chat, bob) = (fixture.chat, fixture.contacts[0])
+        var events = chat.events.makeAsyncIterator()
         func info(_ id: UInt8, _ preferences: JSON?, name: String = "bob") throws -> AgentEvent {
             Self.message(
                 Int64(id), .ok,
@@ -132,6 +133,15 @@ import TestSupport
         ]
         #expect(try await Self.texts(chat, bob) == expected)
         #expect(try await chat.chatList().first?.unreadCount == 0)
+        // Told first as the contact's new preferences (SimpleX contactPrefsUpdated), then as items.
+        guard case .contactPreferencesUpdated(_, _, let from, let to) = await events.next() else {
+            Issue.record("no contactPreferencesUpdated first")
+            return
+        }
+        #expect(from == ChatPreferences() && to.preference(.voice) == FeaturePreference(allow: .no))
+        let json = ChatEvent.contactPreferencesUpdated(bob, user: ChatPreferences(), from: from, to: to)
+            .json(user: await chat.user).compactText
+        #expect(json.contains(#""type":"contactPrefsUpdated""#) && json.contains(#""voice":{"allow":"no"}"#))
         // The same profile again (after a restart, unacknowledged) changes nothing.
         await chat.handle(batch: [first])
         #expect(try await Self.texts(chat, bob) == expected)
