@@ -260,4 +260,27 @@ import Testing
         // A chat the list does not have yet: the list is loaded.
         #expect(app.update(.core(.newItem(AppFixture.contact(3, "carol"), AppFixture.item(10, "hi", contact: 3)))).contains(.loadChatList))
     }
+
+    /// The core's event items come as new items: a gap counts as unread, a feature change (stored
+    /// read) does not; neither is a desktop notification.
+    @Test func eventItemsFromTheCoreCountAsTheCoreStoredThemAndNeverNotify() {
+        var app = AppFixture.app()  // alice, then bob
+        func event(_ id: Int64, _ event: ChatItemEvent, status: ChatItemStatus) -> ChatItem {
+            ChatItem(
+                itemId: id, contactId: 2, direction: .received, content: event.content, status: status,
+                timestamp: AppFixture.now, edited: false, deleted: false, forwarded: false, sharedMsgId: nil,
+                quote: nil, reactions: [])
+        }
+        let bob = AppFixture.contact(2, "bob")
+        let off = PrefEnabled(forUser: false, forContact: false)
+        let voice = event(9, .rcvChatFeature(.voice, off, param: nil), status: .rcvRead)
+        let effects = app.update(.core(.newItem(bob, voice)))
+        #expect(app.chatList.entries[0].name == "bob" && app.chatList.entries[0].unreadCount == 0)
+        #expect(app.chatList.entries[0].lastItem?.text == "Voice messages: off")
+        #expect(!effects.contains { if case .notify = $0 { true } else { false } })
+        let gap = event(10, .rcvIntegrityError(.msgSkipped(from: 3, to: 3)), status: .rcvNew)
+        #expect(!app.update(.core(.newItem(bob, gap))).contains { if case .notify = $0 { true } else { false } })
+        #expect(app.chatList.entries[0].unreadCount == 1)
+        #expect(app.chatList.entries[0].lastItem?.text == "skipped message ID 3")
+    }
 }

@@ -169,13 +169,16 @@ extension ChatController {
 
     /// Changes the user's profile and sends it to every contact (x.info).
     public func updateProfile(displayName: String, fullName: String) async throws(ChatError) {
-        try await updateProfile(displayName: displayName, fullName: fullName, preferences: user.profile.preferences)
+        try await updateProfile(
+            displayName: displayName, fullName: fullName, preferences: user.profile.preferences)
     }
 
     /// The user's new profile with its `preferences` (nil: SimpleX's defaults), sent to every
     /// contact who knows the user's own profile; the chats with them get an item for each feature
     /// the new preferences change (SimpleX `sndChatFeature`).
-    public func updateProfile(displayName: String, fullName: String, preferences: JSON?) async throws(ChatError) {
+    public func updateProfile(displayName: String, fullName: String, preferences: JSON?)
+        async throws(ChatError)
+    {
         let old = user.profile.preferences
         user.profile.displayName = displayName
         user.profile.fullName = fullName

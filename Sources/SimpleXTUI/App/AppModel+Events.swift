@@ -150,7 +150,8 @@ extension AppModel {
                 }
             }
             // Not on screen, or the terminal is in the background: a desktop notification.
-            return item.direction == .received ? reload + [.notify(event)] : reload
+            // (Never for an event item of the core: SimpleX notifies messages only.)
+            return item.direction == .received && item.event == nil ? reload + [.notify(event)] : reload
         case .itemUpdated(let contact, let item), .itemStatus(let contact, let item), .itemReaction(let contact, let item, _, _):
             if chat?.contact.contactId == contact.contactId { chat?.replace(item) }
             // Only the last item shows in the list.

@@ -264,7 +264,6 @@ extension ChatCommand {
         return .full(notify: try notify(&s))
     }
 
-    /// SimpleX's `receiptSettings`: ` on|off`, then optionally ` clear_overrides=on|off` (off).
     /// One of `words` (`always`, `yes`, `no`), as what a feature is allowed.
     private static func allowed(_ s: inout CommandScanner, _ words: [String]) throws(ChatCommandParseError)
         -> FeatureAllowed
@@ -277,6 +276,7 @@ extension ChatCommand {
         return allowed
     }
 
+    /// SimpleX's `receiptSettings`: ` on|off`, then optionally ` clear_overrides=on|off` (off).
     private static func receiptSettings(_ s: inout CommandScanner) throws(ChatCommandParseError) -> (
         Bool, Bool
     ) {
