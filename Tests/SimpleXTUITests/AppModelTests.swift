@@ -84,6 +84,27 @@ import Testing
         #expect(app.compose.mode == .new)
     }
 
+    @Test func anEventItemOffersOnlyInfoSelectAndDeleteForMe() {
+        var app = AppFixture.app()
+        let feature = ChatItemEvent.sndChatFeature(.voice, PrefEnabled(forUser: false, forContact: false), param: nil)
+        let item = ChatItem(
+            itemId: 1, contactId: 1, direction: .sent, content: feature.content, status: .sndSent,
+            timestamp: AppFixture.now, edited: false, deleted: false, forwarded: false, sharedMsgId: nil,
+            quote: nil, reactions: [])
+        openAlice(&app, items: [item])
+        _ = app.update(.key(.key(.up)))
+        // Its keys do nothing: no reply banner, no edit.
+        _ = app.update(.key(.character("r")))
+        _ = app.update(.key(.character("e")))
+        #expect(app.compose.mode == .new)
+        _ = app.update(.key(.key(.enter)))
+        guard case .menu(let menu) = app.overlays.last else {
+            Issue.record("no menu")
+            return
+        }
+        #expect(menu.actions == [.info, .select, .deleteForMe])
+    }
+
     @Test func theMenuListsOnlyWhatAppliesAndDeletingAsksFirst() {
         var app = AppFixture.app()
         openAlice(&app, items: [AppFixture.item(1, "theirs")])
