@@ -113,7 +113,8 @@ struct TUIActionsEndToEndTests {
             let chat = screen.split(separator: "\n").map { $0.split(separator: "│").dropFirst().joined() }
             return !chat.contains { $0.contains("second note") || $0.contains("third note") }
         }
-        // One message: d on the link, confirmed.
+        // One message: d on the link (the newest now: Up from the compose field), confirmed.
+        try await alice.press("Escape")
         try await alice.press("Up")
         try await alice.press("d")
         try await alice.waitFor("Delete this message for you? (y/n)")

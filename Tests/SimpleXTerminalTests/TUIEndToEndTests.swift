@@ -21,6 +21,8 @@ struct TUIEndToEndTests {
         try await TUIUser.connect(alice, bob)
         try await openFirstChat(alice, named: "bob")
         try await openFirstChat(bob, named: "alice")
+        // The chat starts with the core's encryption note (SimpleX rcvDirectE2EEInfo), an event row.
+        try await bob.waitFor("This conversation is protected by end-to-end encryption")
 
         // Chat both ways; the list shows the last message.
         try await alice.type("hello *bob*, 日本語 👩‍👩‍👧")
