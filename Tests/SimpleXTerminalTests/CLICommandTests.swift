@@ -69,7 +69,7 @@ struct CLICommandTests {
         }
         // SimpleX CLI users' group commands not built yet get a plain answer, not "unknown".
         for line in [
-            ">#team (hi) yes", "/l team", "/rm team bob", "/mr team bob admin",
+            ">#team (hi) yes", "/create link #team",
         ] {
             #expect(throws: CLIParseError("this group command is not supported by this client yet")) {
                 try CLICommand.parse(line)

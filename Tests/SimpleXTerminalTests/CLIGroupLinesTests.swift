@@ -61,6 +61,15 @@ struct CLIGroupLinesTests {
         #expect(throws: CLIParseError("usage: /tail #group [count]")) {
             try CLICommand.parse("/tail #team x")
         }
+        #expect(try CLICommand.parse("/l team") == .leaveGroup("team"))
+        #expect(
+            try CLICommand.parse("/mr team bob observer")
+                == .changeRole(group: "team", member: "bob", role: .observer))
+        #expect(try CLICommand.parse("/rm #team bob") == .removeMember(group: "team", member: "bob"))
+        #expect(throws: CLIParseError("usage: /rm <group> <member>")) { try CLICommand.parse("/rm team") }
+        #expect(throws: CLIParseError("usage: /mr <group> <member> <role>")) {
+            try CLICommand.parse("/mr team bob")
+        }
     }
 
     @Test func invitationJoiningAndConnectingLines() {
@@ -98,6 +107,28 @@ struct CLIGroupLinesTests {
                 item(bob, .placeholder(type: "groupError", text: "x.grp.mem.new refused")), group: team) == [
                     "#team: error from bob: x.grp.mem.new refused"
                 ])
+    }
+
+    @Test func leavingRolesAndRemovalLines() {
+        let alice = member("alice", role: .owner, .host, .connected)
+        let bob = member("bob", .post, .connected)
+        #expect(view.groupEvent(.memberLeft(team, bob)) == ["#team: bob left the group"])
+        #expect(
+            view.groupEvent(.memberRole(team, by: alice, team.membership, from: .admin, to: .observer)) == [
+                "#team: alice changed your role from admin to observer"
+            ])
+        #expect(
+            view.groupEvent(.memberRole(team, by: alice, bob, from: .member, to: .admin)) == [
+                "#team: alice changed the role of bob from member to admin"
+            ])
+        #expect(
+            view.groupEvent(.memberRemoved(team, by: alice, team.membership)) == [
+                "#team: alice removed you from the group"
+            ])
+        #expect(
+            view.groupEvent(.memberRemoved(team, by: alice, bob)) == [
+                "#team: alice removed bob from the group"
+            ])
     }
 
     @Test func membersAsSimplexListsThem() {

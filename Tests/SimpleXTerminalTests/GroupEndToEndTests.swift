@@ -90,6 +90,50 @@ struct GroupEndToEndTests {
         for user in users { try await user.quit() }
     }
 
+    /// Roles change (an observer cannot send), a member leaves, the owner removes another, and the
+    /// removed member's group is over for it.
+    @Test func rolesLeavingAndRemoval() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        let cath = try await CLIUser("cath", relay: relay)
+        let dan = try await CLIUser("dan", relay: relay)
+        try await Self.team(alice, [bob, cath, dan])
+
+        alice.send("/mr team bob observer")
+        try await alice.expectLine("#team: you changed the role of bob to observer")
+        try await bob.expectLine("#team: alice changed your role from member to observer")
+        try await cath.expectLine("#team: alice changed the role of bob from member to observer")
+        bob.send("#team can I speak?")
+        try await bob.expectLine("error: invalid command: #team: observers cannot send messages")
+        // bob, an observer, may not change roles: refused here already.
+        bob.send("/mr team cath observer")
+        try await bob.expectLine(
+            "error: invalid command: #team: you have no permission to make cath observer")
+
+        dan.send("/l team")
+        try await dan.expectLine("#team: you left the group")
+        for user in [alice, bob, cath] { try await user.expectLine("#team: dan left the group") }
+
+        alice.send("/rm team cath")
+        try await alice.expectLine("#team: you removed cath from the group")
+        try await cath.expectLine("#team: alice removed you from the group")
+        try await bob.expectLine("#team: alice removed cath from the group")
+        alice.send("/ms team")
+        try await alice.expectLine("bob: observer, invited, connected")
+        try await alice.expectLine("cath: member, invited, removed")
+        try await alice.expectLine("dan: member, invited, left")
+
+        alice.send("#team only bob now")
+        try await bob.expectLine(#"\d\d:\d\d #team alice> only bob now"#)
+        cath.send("#team am I still in?")
+        try await cath.expectLine("error: invalid command: you are not a member of #team")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!cath.process.allOutput.contains { $0.contains("only bob now") })
+        #expect(!dan.process.allOutput.contains { $0.contains("only bob now") })
+        for user in [alice, bob, cath, dan] { try await user.quit() }
+    }
+
     /// cath is away while bob joins: alice announces bob and forwards bob's invitation to her, and
     /// bob's message, which bob can only send to alice yet, is forwarded to cath by alice; when
     /// cath comes back she has it once, marked forwarded, and then connects to bob directly.

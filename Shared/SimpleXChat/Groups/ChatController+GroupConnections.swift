@@ -32,6 +32,7 @@ extension ChatController {
             do { try await agent.ackMessage(connection, agentMsgID: message.agentMsgID) } catch {
                 throw .agent("\(error)")
             }
+            try await dropConnectionsOfLeavers(group.groupId)
         default:
             break  // The other side's info (checked on its side) and statuses of sent group messages.
         }

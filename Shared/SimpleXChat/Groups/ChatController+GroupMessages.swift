@@ -10,6 +10,12 @@ extension ChatController {
     )
         async throws(ChatError)
     {
+        // Once the user is out, what was still on the way is of no group any more.
+        guard group.membership.status.isCurrent else { return }
+        guard sender.status.isCurrent else {
+            if case .ok = message.event { return }
+            return refuse(group, sender, "\(message.event.name) from a member who is no longer in the group")
+        }
         switch message.event {
         case .msgNew(let container):
             guard sender.role >= .author else {
@@ -88,6 +94,13 @@ extension ChatController {
             }
         case .msgForward(let forward):
             try await forwarded(forward, by: sender, in: group, nested: forwardedBy != nil)
+        case .leave:
+            try store.setMemberStatus(sender, .left)
+            emit(.group(.memberLeft(group, try store.member(id: sender.groupMemberId))))
+        case .memRole(let memberId, let role):
+            try memberRoleChanged(memberId, to: role, by: sender, in: group)
+        case .memDel(let memberId, _):
+            try memberRemoved(memberId, by: sender, in: group)
         default:
             // Roles, removal, leaving, profile changes, links and direct chats come later (issue 24).
             let item = try store.insertGroupItem(

@@ -274,6 +274,17 @@ extension ChatStore {
             """, [user.userId, agentConnectionID, member.groupMemberId, now(), now()])
     }
 
+    func setMemberRole(_ member: GroupMember, _ role: GroupMemberRole) throws(ChatError) {
+        try run(
+            "UPDATE group_members SET member_role = ?, updated_at = ? WHERE group_member_id = ?",
+            [role.rawValue, now(), member.groupMemberId])
+    }
+
+    /// The connection to `member` is gone (it left or was removed, or the user left).
+    func deleteMemberConnection(_ member: GroupMember) throws(ChatError) {
+        try run("DELETE FROM connections WHERE group_member_id = ?", [member.groupMemberId])
+    }
+
     /// The member's profile as it introduced itself (`x.grp.mem.info`).
     func updateMemberProfile(_ member: GroupMember, _ profile: Profile) throws(ChatError) {
         try run(

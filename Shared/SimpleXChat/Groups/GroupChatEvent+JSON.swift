@@ -10,6 +10,10 @@ extension GroupChatEvent {
         case .memberAdded: "joinedGroupMemberConnecting"
         case .memberConnected: "connectedToGroupMember"
         case .newItem: "newChatItems"
+        case .memberLeft: "leftMember"
+        case .memberRole(_, _, let member, _, _): member.category == .user ? "memberRoleUser" : "memberRole"
+        case .memberRemoved(_, _, let member):
+            member.category == .user ? "deletedMemberUser" : "deletedMember"
         case .itemUpdated: "chatItemUpdated"
         case .itemDeleted: "chatItemsDeleted"
         }
@@ -35,6 +39,15 @@ extension GroupChatEvent {
                     ["chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json]
                 ]
             ]
+        case .memberLeft(let group, let member):
+            return ["groupInfo": group.json, "member": member.json]
+        case .memberRole(let group, let by, let member, let from, let to):
+            return [
+                "groupInfo": group.json, "byMember": by.json, "member": member.json,
+                "fromRole": .string(from.rawValue), "toRole": .string(to.rawValue),
+            ]
+        case .memberRemoved(let group, let by, let member):
+            return ["groupInfo": group.json, "byMember": by.json, "deletedMember": member.json]
         case .itemUpdated(let group, let item):
             return [
                 "chatItem": ["chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json]

@@ -99,6 +99,12 @@ public enum GroupChatEvent: Equatable, Sendable {
     /// The user's own connection to a member is up; `newMember` when it joined after the user.
     case memberConnected(ChatGroup, GroupMember, newMember: Bool)
     case newItem(ChatGroup, GroupChatItem)
+    /// A member left (`x.grp.leave`).
+    case memberLeft(ChatGroup, GroupMember)
+    /// `by` changed `member`'s role (the user's own when `member` is the membership).
+    case memberRole(ChatGroup, by: GroupMember, GroupMember, from: GroupMemberRole, to: GroupMemberRole)
+    /// `by` removed `member` from the group (the user, when `member` is the membership).
+    case memberRemoved(ChatGroup, by: GroupMember, GroupMember)
     /// A member edited an item (`x.msg.update`).
     case itemUpdated(ChatGroup, GroupChatItem)
     /// A member deleted an item for everyone (`x.msg.del`).

@@ -55,6 +55,12 @@ public enum CLICommand: Equatable, Sendable {
     case editGroup(String, old: String, new: String)
     /// `\\ #team text`: delete the user's message in a group, for everyone.
     case deleteGroup(String, text: String)
+    /// `/l team`: leave the group.
+    case leaveGroup(String)
+    /// `/mr team bob observer`: change a member's role.
+    case changeRole(group: String, member: String, role: GroupMemberRole)
+    /// `/rm team bob`: remove a member.
+    case removeMember(group: String, member: String)
     /// `/tail #team [n]`: the group's last messages.
     case tailGroup(String, count: Int)
     case help
@@ -224,8 +230,19 @@ public enum CLICommand: Equatable, Sendable {
             return .addMember(group: group, contact: contact, role: role)
         case "/j", "/join": return .joinGroup(try groupName(argument, "/j <group>"))
         case "/ms", "/members": return .groupMembers(try groupName(argument, "/ms <group>"))
-        case "/l", "/leave", "/rm", "/remove", "/mr", "/member_role":
-            throw noGroups
+        case "/create" where argument.hasPrefix("link #"): throw noGroups
+        case "/l", "/leave": return .leaveGroup(try groupName(argument, "/l <group>"))
+        case "/rm", "/remove":
+            let parts = argument.split(separator: " ").map(String.init)
+            guard parts.count == 2 else { throw CLIParseError("usage: /rm <group> <member>") }
+            return .removeMember(group: try groupName(parts[0], "/rm <group> <member>"), member: parts[1])
+        case "/mr", "/member_role":
+            let parts = argument.split(separator: " ").map(String.init)
+            guard parts.count == 3 else { throw CLIParseError("usage: /mr <group> <member> <role>") }
+            guard let role = GroupMemberRole(rawValue: parts[2]), role >= .observer else {
+                throw CLIParseError("unknown role \(parts[2]): observer, author, member, moderator, admin or owner")
+            }
+            return .changeRole(group: try groupName(parts[0], "/mr <group> <member> <role>"), member: parts[1], role: role)
         case "/help", "/h": return .help
         case "/q", "/quit": return .quit
         default: throw CLIParseError("unknown command \(words[0]): type /help")
@@ -328,6 +345,9 @@ public enum CLICommand: Equatable, Sendable {
         ! #<group> (text) new   edit your message in the group that starts with text
         \\ #<group> text         delete your message in the group that starts with text, for everyone
         /tail #<group> [n]      the group's last n messages
+        /mr <group> <name> <role>  change a member's role
+        /rm <group> <name>      remove a member from the group
+        /l <group>              leave the group
         /ms <group>             the group's members, with roles and status
         /smp <smp://...> ...    set your relays (used for new connections)
         /set receipts contacts on|off   send delivery receipts to contacts (new messages only)

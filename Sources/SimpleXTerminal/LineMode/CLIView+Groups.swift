@@ -21,6 +21,16 @@ extension CLIView {
             return newMember
                 ? ["#\(group.localDisplayName): new member \(member.localDisplayName) is connected"]
                 : ["#\(group.localDisplayName): member \(member.nameWithFullName) is connected"]
+        case .memberLeft(let group, let member):
+            return ["#\(group.localDisplayName): \(member.localDisplayName) left the group"]
+        case .memberRole(let group, let by, let member, let from, let to):
+            let whose = member.category == .user ? "your role" : "the role of \(member.localDisplayName)"
+            return [
+                "#\(group.localDisplayName): \(by.localDisplayName) changed \(whose) from \(from.rawValue) to \(to.rawValue)"
+            ]
+        case .memberRemoved(let group, let by, let member):
+            let whom = member.category == .user ? "you" : member.localDisplayName
+            return ["#\(group.localDisplayName): \(by.localDisplayName) removed \(whom) from the group"]
         case .newItem(let group, let item), .itemUpdated(let group, let item),
             .itemDeleted(let group, let item):
             return groupItem(item, group: group)

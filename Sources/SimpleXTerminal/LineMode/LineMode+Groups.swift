@@ -33,6 +33,15 @@ extension LineMode {
             for item in try await chat.groupItems(name, count: count) {
                 view.groupItem(item, group: group).forEach(output)
             }
+        case .leaveGroup(let name):
+            let group = try await chat.leaveGroup(name)
+            output("#\(group.localDisplayName): you left the group")
+        case .changeRole(let group, let member, let role):
+            let changed = try await chat.changeRole(group, member: member, to: role)
+            output("#\(group): you changed the role of \(changed.localDisplayName) to \(role.rawValue)")
+        case .removeMember(let group, let member):
+            let removed = try await chat.removeMember(group, member: member)
+            output("#\(group): you removed \(removed.localDisplayName) from the group")
         default:
             break
         }

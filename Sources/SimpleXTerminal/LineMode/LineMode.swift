@@ -292,7 +292,8 @@ struct LineMode {
             case .userProfileNoChange: output("user profile did not change")
             default: output("ok")
             }
-        case .createGroup, .addMember, .joinGroup, .groupMembers, .sendGroup, .editGroup, .deleteGroup, .tailGroup:
+        case .createGroup, .addMember, .joinGroup, .groupMembers, .sendGroup, .editGroup, .deleteGroup, .tailGroup,
+            .leaveGroup, .changeRole, .removeMember:
             try await performGroup(command, chat: chat)
         case .help:
             CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

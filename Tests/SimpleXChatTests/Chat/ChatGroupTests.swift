@@ -151,6 +151,22 @@ struct ChatGroupTests {
         let kept = try #require(
             try await team.cath.chat.groupItems("team", count: 20).first { $0.itemId == original.itemId })
         #expect(kept.text == "alice's words" && !kept.edited && !kept.deleted)
+        // Nor remove alice, nor change cath's role.
+        let cathAtCath = try await team.cath.chat.group(named: "team").membership
+        try await forge(.group(.memDel(memberId: aliceAtBob.memberId, messages: false)))
+        let refusedRemoval = try await team.cath.events.next {
+            if case .group(.newItem(_, let item)) = $0, item.isError { item } else { nil }
+        }
+        #expect(refusedRemoval.text == "x.grp.mem.del from a member, who may not remove an owner")
+        try await forge(.group(.memRole(memberId: cathAtCath.memberId, role: .observer)))
+        let refusedRole = try await team.cath.events.next {
+            if case .group(.newItem(_, let item)) = $0, item.isError { item } else { nil }
+        }
+        #expect(refusedRole.text == "x.grp.mem.role from a member, who may not make a member observer")
+        #expect(try await team.cath.chat.group(named: "team").membership.role == .member)
+        let aliceAtCath = try #require(
+            try await team.cath.chat.members(of: "team").1.first { $0.localDisplayName == "alice" })
+        #expect(aliceAtCath.status == .connected && aliceAtCath.ready)
         // Nothing applied: no mallory, no message from alice.
         let cathMembers = try await team.cath.chat.members(of: "team").1.map(\.localDisplayName)
         #expect(cathMembers.sorted() == ["alice", "bob"])

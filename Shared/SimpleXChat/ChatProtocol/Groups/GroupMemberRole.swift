@@ -3,6 +3,11 @@
 public enum GroupMemberRole: String, CaseIterable, Comparable, Hashable, Sendable {
     case relay, observer, commenter, author, member, moderator, admin, owner
 
+    /// `a member`, `an owner`: for messages.
+    public var withArticle: String {
+        (rawValue.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + rawValue
+    }
+
     private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 
     public static func < (lhs: GroupMemberRole, rhs: GroupMemberRole) -> Bool { lhs.rank < rhs.rank }
