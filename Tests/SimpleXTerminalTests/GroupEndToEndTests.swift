@@ -26,7 +26,13 @@ struct GroupEndToEndTests {
             for earlier in joined {
                 try await earlier.expect("#team: alice added \(member.name) to the group (connecting...)")
                 try await earlier.expectLine("#team: new member \(member.name) is connected")
-                try await member.expectLine("#team: member \(earlier.name) is connected")
+            }
+            // The newcomer's connections to the members before it come up in any order.
+            var pending = Set(joined.map(\.name))
+            while !pending.isEmpty {
+                let line = try await member.expectLine(#"#team: member \w+ is connected"#)
+                let name = line.split(separator: " ")[2]
+                #expect(pending.remove(String(name)) != nil, "\(member.name): \(line)")
             }
             joined.append(member)
         }
@@ -132,6 +138,52 @@ struct GroupEndToEndTests {
         #expect(!cath.process.allOutput.contains { $0.contains("only bob now") })
         #expect(!dan.process.allOutput.contains { $0.contains("only bob now") })
         for user in [alice, bob, cath, dan] { try await user.quit() }
+    }
+
+    /// bob is killed (SIGKILL) while alice and cath are sending; restarted on the same directory he
+    /// has every message of both, once each and in each sender's order.
+    @Test func aMemberKilledMidStreamAndRestartedMissesNothing() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        let cath = try await CLIUser("cath", relay: relay)
+        try await Self.team(alice, [bob, cath])
+        let count = 30
+        for n in 1...count {
+            alice.send("#team alice \(n)")
+            cath.send("#team cath \(n)")
+            if n == 5 {
+                try await bob.expectLine(#"\d\d:\d\d #team alice> alice 2"#)
+                bob.process.kill()
+                _ = try await bob.process.wait(timeout: .seconds(10))
+            }
+        }
+        try await alice.expectLine(#"\d\d:\d\d #team alice \#(count)"#)
+        try await cath.expectLine(#"\d\d:\d\d #team cath \#(count)"#)
+        let bobAgain = try await CLIUser("bob", relay: relay, directory: bob.directory)
+        bobAgain.send("/tail #team 200")
+        func received(_ sender: String) -> [String] {
+            (bob.process.allOutput + bobAgain.process.allOutput)
+                .filter { $0.contains("#team \(sender)> \(sender) ") && !$0.hasSuffix(" [>>]") }
+                .map { String($0.split(separator: "> ", maxSplits: 1)[1]) }
+        }
+        // Live lines before the kill, then after the restart, and the tail: every message is stored
+        // exactly once, in order.
+        #expect(
+            await eventually(timeout: .seconds(30)) {
+                Set(received("alice")).count == count && Set(received("cath")).count == count
+            })
+        bobAgain.send("/tail #team 200")
+        try await Task.sleep(for: .seconds(1))
+        let tail = bobAgain.process.allOutput.suffix(2 * count)
+        for sender in ["alice", "cath"] {
+            let stored = tail.filter { $0.contains("#team \(sender)> ") }.map {
+                String($0.split(separator: "> ", maxSplits: 1)[1])
+            }
+            #expect(
+                stored == (1...count).map { "\(sender) \($0)" }, "\(sender)'s messages as bob stored them")
+        }
+        for user in [alice, bobAgain, cath] { try await user.quit() }
     }
 
     /// cath is away while bob joins: alice announces bob and forwards bob's invitation to her, and
