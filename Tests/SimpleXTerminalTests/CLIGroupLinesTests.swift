@@ -62,6 +62,8 @@ struct CLIGroupLinesTests {
             try CLICommand.parse("/tail #team x")
         }
         #expect(try CLICommand.parse("/l team") == .leaveGroup("team"))
+        #expect(try CLICommand.parse("/d #team") == .deleteGroupChat("team"))
+        #expect(try CLICommand.parse("/d @bob") == .deleteContact("bob"))
         #expect(
             try CLICommand.parse("/mr team bob observer")
                 == .changeRole(group: "team", member: "bob", role: .observer))
@@ -113,6 +115,10 @@ struct CLIGroupLinesTests {
         let alice = member("alice", role: .owner, .host, .connected)
         let bob = member("bob", .post, .connected)
         #expect(view.groupEvent(.memberLeft(team, bob)) == ["#team: bob left the group"])
+        #expect(
+            view.groupEvent(.groupDeleted(team, by: alice)) == [
+                "#team: alice deleted the group", "use /d #team to delete the local copy of the group",
+            ])
         #expect(
             view.groupEvent(.memberRole(team, by: alice, team.membership, from: .admin, to: .observer)) == [
                 "#team: alice changed your role from admin to observer"

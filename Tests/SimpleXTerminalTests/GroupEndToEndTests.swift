@@ -137,6 +137,21 @@ struct GroupEndToEndTests {
         try await Task.sleep(for: .milliseconds(500))
         #expect(!cath.process.allOutput.contains { $0.contains("only bob now") })
         #expect(!dan.process.allOutput.contains { $0.contains("only bob now") })
+
+        // bob may not delete the group; alice, its owner, deletes it for everyone.
+        bob.send("/d #team")
+        try await bob.expect(
+            "error: invalid command: #team: leave the group first (/l team), or ask its owner")
+        alice.send("/d #team")
+        try await alice.expectLine("#team: you deleted the group")
+        try await bob.expectLine("#team: alice deleted the group")
+        try await bob.expectLine("use /d #team to delete the local copy of the group")
+        bob.send("/d #team")
+        try await bob.expectLine("#team: you deleted the group")
+        for user in [alice, bob] {
+            user.send("/ms team")
+            try await user.expectLine("error: invalid command: no group #team")
+        }
         for user in [alice, bob, cath, dan] { try await user.quit() }
     }
 

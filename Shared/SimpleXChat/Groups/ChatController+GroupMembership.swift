@@ -18,6 +18,24 @@ extension ChatController {
         return try store.group(id: group.groupId)
     }
 
+    /// Deletes the group (`/d #team`): the owner of a group it is still in tells every member first
+    /// (`x.grp.del`); a member still in it must leave first. Gone from this device after.
+    public func deleteGroup(_ name: String) async throws(ChatError) {
+        let group = try store.group(named: name, user)
+        if group.membership.status.isCurrent {
+            guard group.membership.role == .owner else {
+                throw .invalidCommand(
+                    "#\(group.localDisplayName): leave the group first (/l \(group.localDisplayName)), or ask its owner"
+                )
+            }
+            try await sendToReadyMembers(.group(.del), in: group)
+        }
+        for member in try store.members(groupId: group.groupId) {
+            try await dropConnection(of: member, waitDelivery: true)
+        }
+        try store.deleteGroup(group)
+    }
+
     /// Changes a member's role (`x.grp.mem.role` to every ready member): an admin may give any role
     /// up to its own to a member whose role is not above its own.
     public func changeRole(_ groupName: String, member name: String, to role: GroupMemberRole)

@@ -94,6 +94,12 @@ extension ChatController {
             }
         case .msgForward(let forward):
             try await forwarded(forward, by: sender, in: group, nested: forwardedBy != nil)
+        case .del:
+            guard sender.role == .owner else {
+                return refuse(group, sender, "x.grp.del from \(sender.role.withArticle), not the owner")
+            }
+            try store.setMemberStatus(group.membership, .deleted)
+            emit(.group(.groupDeleted(try store.group(id: group.groupId), by: sender)))
         case .leave:
             try store.setMemberStatus(sender, .left)
             emit(.group(.memberLeft(group, try store.member(id: sender.groupMemberId))))

@@ -274,6 +274,26 @@ extension ChatStore {
             """, [user.userId, agentConnectionID, member.groupMemberId, now(), now()])
     }
 
+    /// The group, its members, their profiles and connections, and its items, gone from this device.
+    func deleteGroup(_ group: ChatGroup) throws(ChatError) {
+        try transaction { () throws(ChatError) in
+            let profiles = try rows(
+                "SELECT member_profile_id FROM group_members WHERE group_id = ? AND member_category != 'user'",
+                [group.groupId]
+            ).map { row throws(ChatError) -> Int64 in try value(row, "member_profile_id") }
+            let groupProfile = try row(
+                "SELECT group_profile_id FROM groups WHERE group_id = ?", [group.groupId])
+            try run("DELETE FROM chat_items WHERE group_id = ?", [group.groupId])
+            try run("DELETE FROM groups WHERE group_id = ?", [group.groupId])
+            for id in profiles { try run("DELETE FROM contact_profiles WHERE contact_profile_id = ?", [id]) }
+            if let groupProfile {
+                try run(
+                    "DELETE FROM group_profiles WHERE group_profile_id = ?",
+                    [try value(groupProfile, "group_profile_id") as Int64])
+            }
+        }
+    }
+
     func setMemberRole(_ member: GroupMember, _ role: GroupMemberRole) throws(ChatError) {
         try run(
             "UPDATE group_members SET member_role = ?, updated_at = ? WHERE group_member_id = ?",

@@ -14,6 +14,7 @@ extension GroupChatEvent {
         case .memberRole(_, _, let member, _, _): member.category == .user ? "memberRoleUser" : "memberRole"
         case .memberRemoved(_, _, let member):
             member.category == .user ? "deletedMemberUser" : "deletedMember"
+        case .groupDeleted: "groupDeleted"
         case .itemUpdated: "chatItemUpdated"
         case .itemDeleted: "chatItemsDeleted"
         }
@@ -48,6 +49,8 @@ extension GroupChatEvent {
             ]
         case .memberRemoved(let group, let by, let member):
             return ["groupInfo": group.json, "byMember": by.json, "deletedMember": member.json]
+        case .groupDeleted(let group, let by):
+            return ["groupInfo": group.json, "member": by.json]
         case .itemUpdated(let group, let item):
             return [
                 "chatItem": ["chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json]

@@ -105,6 +105,8 @@ public enum GroupChatEvent: Equatable, Sendable {
     case memberRole(ChatGroup, by: GroupMember, GroupMember, from: GroupMemberRole, to: GroupMemberRole)
     /// `by` removed `member` from the group (the user, when `member` is the membership).
     case memberRemoved(ChatGroup, by: GroupMember, GroupMember)
+    /// The owner deleted the group (`x.grp.del`); its local copy stays until the user deletes it.
+    case groupDeleted(ChatGroup, by: GroupMember)
     /// A member edited an item (`x.msg.update`).
     case itemUpdated(ChatGroup, GroupChatItem)
     /// A member deleted an item for everyone (`x.msg.del`).

@@ -55,6 +55,8 @@ public enum CLICommand: Equatable, Sendable {
     case editGroup(String, old: String, new: String)
     /// `\\ #team text`: delete the user's message in a group, for everyone.
     case deleteGroup(String, text: String)
+    /// `/d #team`: delete the group (the owner, for everyone), here.
+    case deleteGroupChat(String)
     /// `/l team`: leave the group.
     case leaveGroup(String)
     /// `/mr team bob observer`: change a member's role.
@@ -131,6 +133,8 @@ public enum CLICommand: Equatable, Sendable {
             }
             return .acceptContact(try name(argument, "/ac <name>"))
         case "/rc", "/reject": return .rejectContact(try name(argument, "/rc <name>"))
+        case "/d" where argument.hasPrefix("#"), "/delete" where argument.hasPrefix("#"):
+            return .deleteGroupChat(try groupName(argument, "/d #<group>"))
         case "/d", "/delete": return .deleteContact(try name(argument, "/d @<name>"))
         case "/clear": return .clearChat(try name(argument, "/clear @<name>"))
         case "/tail" where argument.hasPrefix("#"):
@@ -348,6 +352,7 @@ public enum CLICommand: Equatable, Sendable {
         /mr <group> <name> <role>  change a member's role
         /rm <group> <name>      remove a member from the group
         /l <group>              leave the group
+        /d #<group>             delete the group (for everyone when you own it)
         /ms <group>             the group's members, with roles and status
         /smp <smp://...> ...    set your relays (used for new connections)
         /set receipts contacts on|off   send delivery receipts to contacts (new messages only)

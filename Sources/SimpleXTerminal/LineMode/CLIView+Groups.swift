@@ -21,6 +21,11 @@ extension CLIView {
             return newMember
                 ? ["#\(group.localDisplayName): new member \(member.localDisplayName) is connected"]
                 : ["#\(group.localDisplayName): member \(member.nameWithFullName) is connected"]
+        case .groupDeleted(let group, let by):
+            return [
+                "#\(group.localDisplayName): \(by.localDisplayName) deleted the group",
+                "use /d #\(group.localDisplayName) to delete the local copy of the group",
+            ]
         case .memberLeft(let group, let member):
             return ["#\(group.localDisplayName): \(member.localDisplayName) left the group"]
         case .memberRole(let group, let by, let member, let from, let to):

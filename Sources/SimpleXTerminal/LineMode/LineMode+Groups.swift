@@ -33,6 +33,9 @@ extension LineMode {
             for item in try await chat.groupItems(name, count: count) {
                 view.groupItem(item, group: group).forEach(output)
             }
+        case .deleteGroupChat(let name):
+            try await chat.deleteGroup(name)
+            output("#\(name): you deleted the group")
         case .leaveGroup(let name):
             let group = try await chat.leaveGroup(name)
             output("#\(group.localDisplayName): you left the group")

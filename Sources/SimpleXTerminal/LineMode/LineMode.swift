@@ -293,7 +293,7 @@ struct LineMode {
             default: output("ok")
             }
         case .createGroup, .addMember, .joinGroup, .groupMembers, .sendGroup, .editGroup, .deleteGroup, .tailGroup,
-            .leaveGroup, .changeRole, .removeMember:
+            .leaveGroup, .changeRole, .removeMember, .deleteGroupChat:
             try await performGroup(command, chat: chat)
         case .help:
             CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

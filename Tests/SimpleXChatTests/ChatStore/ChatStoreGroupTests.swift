@@ -124,4 +124,34 @@ import Testing
         // Group items are in no contact's chat.
         #expect(try store.chatList(fixture.user).allSatisfy { $0.lastItem == nil })
     }
+
+    @Test func deletingAGroupTakesItsMembersItemsAndProfilesOnly() throws {
+        let fixture = try ChatStoreFixture()
+        let store = fixture.store
+        let kept = try store.createGroup(
+            fixture.user, profile: GroupProfile(displayName: "kept"), memberId: MemberID(bytes: [9]))
+        let group = try store.createGroup(fixture.user, profile: team, memberId: MemberID(bytes: [1]))
+        for (index, name) in ["bob", "cath"].enumerated() {
+            let member = try store.insertMember(
+                fixture.user, groupId: group.groupId,
+                info: MemberInfo(
+                    memberId: MemberID(bytes: [UInt8(index + 2)]), memberRole: .member,
+                    profile: Profile(displayName: name, fullName: "")),
+                category: .invitee, status: .connected, invitedBy: nil)
+            try store.setMemberConnection(fixture.user, member, agentConnectionID: "member-\(name)")
+            _ = try store.insertGroupItem(
+                fixture.user, groupId: group.groupId, member: member, content: .text("hi"), sharedMsgId: nil)
+        }
+        _ = try store.insertGroupItem(
+            fixture.user, groupId: kept.groupId, member: nil, content: .text("stays"), sharedMsgId: nil)
+        let profilesBefore = try store.rows("SELECT contact_profile_id FROM contact_profiles").count
+        try store.deleteGroup(group)
+        #expect(try store.groups(fixture.user).map(\.localDisplayName) == ["kept"])
+        #expect(try store.member(agentConnectionID: "member-bob") == nil)
+        #expect(try store.rows("SELECT 1 FROM connections WHERE group_member_id IS NOT NULL").isEmpty)
+        #expect(try store.rows("SELECT contact_profile_id FROM contact_profiles").count == profilesBefore - 2)
+        #expect(try store.rows("SELECT 1 FROM group_profiles").count == 1)
+        #expect(try store.groupItems(groupId: kept.groupId, count: 10).map(\.text) == ["stays"])
+        #expect(try store.rows("SELECT 1 FROM chat_items WHERE group_id = ?", [group.groupId]).isEmpty)
+    }
 }
