@@ -203,7 +203,8 @@ struct GroupEndToEndTests {
 
     /// cath is away while bob joins: alice announces bob and forwards bob's invitation to her, and
     /// bob's message, which bob can only send to alice yet, is forwarded to cath by alice; when
-    /// cath comes back she has it once, marked forwarded, and then connects to bob directly.
+    /// cath comes back she has it once, marked forwarded, and then connects to bob directly. dan,
+    /// who joins last, is sent the group's history by alice.
     @Test func aMemberNotYetConnectedToANewcomerGetsItsMessagesForwarded() async throws {
         let relay = try await RelayProcess()
         let alice = try await CLIUser("alice", relay: relay)
@@ -228,10 +229,20 @@ struct GroupEndToEndTests {
         try await bob.expectLine("#team: member cath is connected")
         bob.send("#team now directly")
         try await cathAgain.expectLine(#"\d\d:\d\d #team bob> now directly"#)
+        // dan, invited now, is sent the group's history by alice, forwarded: bob's messages and
+        // cath's, in order.
+        let dan = try await CLIUser("dan", relay: relay)
+        try await CLIUser.connect(alice, dan)
+        alice.send("/a team dan member")
+        try await dan.expectLine("use /j team to accept")
+        dan.send("/j team")
+        try await dan.expectLine("#team: you joined the group")
+        try await dan.expectLine(#"\d\d:\d\d #team bob> hello while cath is away \[>>\]"#)
+        try await dan.expectLine(#"\d\d:\d\d #team bob> now directly \[>>\]"#)
         cathAgain.send("#team welcome bob")
         try await bob.expectLine(#"\d\d:\d\d #team cath> welcome bob"#)
         try await Task.sleep(for: .seconds(1))
         #expect(cathAgain.process.allOutput.filter { $0.contains("hello while cath is away") }.count == 1)
-        for user in [alice, bob, cathAgain] { try await user.quit() }
+        for user in [alice, bob, cathAgain, dan] { try await user.quit() }
     }
 }

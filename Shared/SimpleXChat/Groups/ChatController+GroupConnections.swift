@@ -101,7 +101,28 @@ extension ChatController {
             try await send(.group(.memNew(newMember.info, scope: nil)), to: other)
             try await send(.group(.memIntro(other.info, restrictions: nil)), to: newMember)
         }
+        try await sendHistory(to: newMember, in: group)
     }
+
+    /// (Host) the group's last messages to a new member, after its introductions, each forwarded
+    /// from its author (SimpleX sends up to 100): only those of the user and of current members,
+    /// whom the newcomer knows by now.
+    private func sendHistory(to newMember: GroupMember, in group: ChatGroup) async throws(ChatError) {
+        for item in try store.groupItems(groupId: group.groupId, count: Self.historyItems) {
+            guard !item.isError, !item.deleted, let msgId = item.sharedMsgId else { continue }
+            let author = item.member ?? group.membership
+            guard author.groupMemberId != newMember.groupMemberId, author.status.isCurrent else { continue }
+            if case .unknown = item.content { continue }  // Only messages, not the items this client makes.
+            let forward = GroupMsgForward(
+                memberId: author.memberId, memberName: author.localDisplayName,
+                msg: ChatMessage(msgId: msgId, event: .msgNew(MsgContainer(content: item.content))),
+                msgTs: ChatTimestamp(item.timestamp))
+            try await send(.group(.msgForward(forward)), to: newMember)
+        }
+    }
+
+    /// How many of the last items a new member is sent.
+    static let historyItems = 100
 
     /// An event from `member` that its role or the group's state does not allow: recorded as an
     /// error item of the group, and nothing else changes.

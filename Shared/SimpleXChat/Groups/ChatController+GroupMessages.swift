@@ -171,12 +171,19 @@ extension ChatController {
     )
         async throws(ChatError)
     {
-        guard !nested, admin.role >= .admin, let memberId = forward.memberId,
-            let author = try store.member(groupId: group.groupId, memberId: memberId),
-            author.invitedBy == admin.groupMemberId
+        // The admin's own messages come forwarded too, as the history a new member is sent.
+        let author =
+            forward.memberId == admin.memberId
+            ? admin
+            : try forward.memberId.flatMap { id throws(ChatError) in
+                try store.member(groupId: group.groupId, memberId: id)
+            }
+        guard !nested, admin.role >= .admin, let author,
+            author.groupMemberId == admin.groupMemberId || author.invitedBy == admin.groupMemberId
         else {
             return refuse(group, admin, "a forwarded message from a member who did not introduce its sender")
         }
+        // The author's messages and edits are in order at the author's items, whatever way they came.
         switch forward.msg.event {
         case .msgNew, .msgUpdate, .msgDel: break
         default: return  // Only messages, their edits and deletions are forwarded in this slice.
