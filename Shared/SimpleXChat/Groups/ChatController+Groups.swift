@@ -48,8 +48,7 @@ extension ChatController {
         let contact = try contact(named: contactName)
         let direct = try connected(contact)
         if try store.members(groupId: group.groupId).contains(where: {
-            $0.contactId == contact.contactId && $0.status.isCurrent
-                || $0.contactId == contact.contactId && $0.status == .invited
+            $0.contactId == contact.contactId && ($0.status.isCurrent || $0.status == .invited)
         }) {
             throw .invalidCommand("\(contact.viewName) is already in #\(group.localDisplayName)")
         }

@@ -167,6 +167,16 @@ struct ChatGroupTests {
         let aliceAtCath = try #require(
             try await team.cath.chat.members(of: "team").1.first { $0.localDisplayName == "alice" })
         #expect(aliceAtCath.status == .connected && aliceAtCath.ready)
+        // A message sent again with its msgId (a replay) is stored once.
+        let replayed = SharedMsgID(bytes: [4, 4, 4])
+        for _ in 0..<2 {
+            try await forge(.msgNew(MsgContainer(content: .text("said once"))), msgId: replayed)
+        }
+        _ = try await team.bob.chat.sendGroup("team", .text("after the replay"))
+        _ = try await Self.received(team.cath, "after the replay")
+        #expect(
+            try await team.cath.chat.groupItems("team", count: 30).filter { $0.text == "said once" }.count
+                == 1)
         // Nothing applied: no mallory, no message from alice.
         let cathMembers = try await team.cath.chat.members(of: "team").1.map(\.localDisplayName)
         #expect(cathMembers.sorted() == ["alice", "bob"])
