@@ -87,6 +87,8 @@ public enum TextWidth {
             if cluster.contains(where: { $0.value == 0xFE0F }) { width = 2 }
             if (0x1F1E6...0x1F1FF).contains(value), cluster.count == 2 { width = 2 }
         }
-        body(String(String.UnicodeScalarView(cluster)), min(width, 2))
+        // One scalar (most clusters): a Character, without building a scalar view.
+        let text = cluster.count == 1 ? String(Character(first)) : String(String.UnicodeScalarView(cluster))
+        body(text, min(width, 2))
     }
 }
