@@ -80,10 +80,10 @@ public struct AppEffects: Sendable {
             report(.chatOpened(contact, items, firstUnreadId: nil, focusId: nil))
         case .loadOlder(let contactId, let before, let count, let filter):
             let items = try await chat.chatItems(contactId: contactId, .before(id: before, count: count), filter: filter)
-            report(.olderPage(contactId: contactId, items, requested: count))
+            report(.olderPage(contactId: contactId, before: before, items, requested: count))
         case .loadNewer(let contactId, let after, let count, let filter):
             let items = try await chat.chatItems(contactId: contactId, .after(id: after, count: count), filter: filter)
-            report(.newerPage(contactId: contactId, items, requested: count))
+            report(.newerPage(contactId: contactId, after: after, items, requested: count))
         case .send(let contactId, let text, let quoting):
             let name = try await chat.contact(id: contactId).localDisplayName
             let item = try await chat.send(to: name, .text(text), quoting: quoting)

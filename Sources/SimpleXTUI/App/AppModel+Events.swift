@@ -29,13 +29,13 @@ extension AppModel {
             }
             chat = opened
             return markReadEffects()
-        case .olderPage(let contactId, let items, let requested):
+        case .olderPage(let contactId, let before, let items, let requested):
             guard chat?.contact.contactId == contactId else { return [] }
-            chat?.prependOlder(items, requested: requested)
+            chat?.prependOlder(items, requested: requested, before: before)
             return []
-        case .newerPage(let contactId, let items, let requested):
+        case .newerPage(let contactId, let after, let items, let requested):
             guard chat?.contact.contactId == contactId else { return [] }
-            chat?.appendNewer(items, requested: requested)
+            chat?.appendNewer(items, requested: requested, after: after)
             return []
         case .ownItem(let contactId, let item):
             if chat?.contact.contactId == contactId {
@@ -204,5 +204,26 @@ extension AppModel {
         chat.replace(item)
         self.chat = chat
         return []
+    }
+}
+
+extension AppModel {
+    /// The page of the open chat that the drawn `screen` asks for, older first, or nil; the chat
+    /// is then loading until the page comes (no second request meanwhile).
+    public mutating func pageRequest(_ screen: AppView.Screen) -> AppEffect? {
+        guard let chat else { return nil }
+        if screen.wantsOlder, let oldest = chat.items.first {
+            self.chat?.loading = true
+            return .loadOlder(
+                contactId: chat.contact.contactId, before: oldest.itemId, count: ChatViewState.pageSize,
+                filter: chat.filter)
+        }
+        if screen.wantsNewer, let newest = chat.items.last {
+            self.chat?.loading = true
+            return .loadNewer(
+                contactId: chat.contact.contactId, after: newest.itemId, count: ChatViewState.pageSize,
+                filter: chat.filter)
+        }
+        return nil
     }
 }

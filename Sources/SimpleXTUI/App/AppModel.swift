@@ -9,8 +9,8 @@ public enum AppEvent: Sendable {
     case core(ChatEvent)
     case chatList([ChatListEntry])
     case chatOpened(ChatContact, [ChatItem], firstUnreadId: Int64?, focusId: Int64?)
-    case olderPage(contactId: Int64, [ChatItem], requested: Int)
-    case newerPage(contactId: Int64, [ChatItem], requested: Int)
+    case olderPage(contactId: Int64, before: Int64, [ChatItem], requested: Int)
+    case newerPage(contactId: Int64, after: Int64, [ChatItem], requested: Int)
     /// An item the user sent or changed here (sent, edited, reacted, file offered).
     case ownItem(contactId: Int64, ChatItem)
     case itemDeleted(contactId: Int64, itemId: Int64, replacement: ChatItem?)

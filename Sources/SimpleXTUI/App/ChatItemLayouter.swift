@@ -32,9 +32,11 @@ public final class ChatItemLayouter: Sendable {
         var layouts = 0
     }
 
-    /// Entries kept in each generation (a few screens of items); beyond it a new one starts and
-    /// the one before the last is dropped.
-    static let capacity = 2_000
+    /// Entries kept in each generation; beyond it a new one starts and the one before the last
+    /// is dropped. A draw lays out only the items on screen (`ChatViewState` counts the rest by
+    /// their lines), so this is many screens of items; it bounds the memory scrolling through a
+    /// long chat takes (each entry holds its item and lines: a few KB).
+    static let capacity = 500
     private let cache = Mutex(Cache())
 
     /// How images are drawn in cells (Unicode blocks, or ASCII where the locale is not UTF-8).
