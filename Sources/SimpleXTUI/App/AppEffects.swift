@@ -147,10 +147,14 @@ public struct AppEffects: Sendable {
         case .saveToDownloads(let path, let name):
             let target = try Self.copyToDownloads(path, name: name, environment: environment)
             report(.notice("saved to \(target)"))
-        case .search(let contactId, let text):
+        case .search(let contactId, let text, let before, let count):
             let name = try await chat.contact(id: contactId).localDisplayName
-            let found = try await chat.search(text, in: name, count: 200)
-            report(.searchResults(contactId: contactId, text: text, found.map(\.1)))
+            // One more than asked says whether older results exist.
+            let found = try await chat.search(text, in: name, before: before, count: count + 1)
+            report(
+                .searchResults(
+                    contactId: contactId, text: text, before: before, found.prefix(count).map(\.1),
+                    more: found.count > count))
         case .searchAll(let text):
             let found = try await chat.search(text, in: nil, count: 100)
             report(.globalResults(text: text, found.map { FoundItem(contact: $0.0, item: $0.1) }))
