@@ -87,6 +87,23 @@ struct ChatSearchTests {
         #expect(app.status?.text == "1 found for “noon”: n / N next and previous")
     }
 
+    @Test func aPageThatFailedIsAskedForAgainAtTheNextStep() {
+        var app = AppFixture.app()
+        _ = Self.searched(&app)
+        let first: [Int64] = [1000, 995]
+        _ = app.update(
+            .searchResults(contactId: 1, text: "lunch", before: nil, Self.found(first), more: true))
+        #expect(
+            app.update(.key(.character("n"))) == [
+                .search(contactId: 1, text: "lunch", before: 995, count: 100)
+            ])
+        _ = app.update(.failed("the database is locked"))
+        #expect(
+            app.update(.key(.character("n"))) == [
+                .search(contactId: 1, text: "lunch", before: 995, count: 100)
+            ])
+    }
+
     @Test func nothingFoundIsSaid() {
         var app = AppFixture.app()
         _ = Self.searched(&app)

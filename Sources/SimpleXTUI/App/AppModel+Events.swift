@@ -73,6 +73,7 @@ extension AppModel {
         case .failed(let message):
             status = (message, true)
             if chat?.loading == true { chat?.loading = false }
+            if search?.loading == true { search?.pageFailed() }
             return []
         case .notice(let message):
             status = (message, false)

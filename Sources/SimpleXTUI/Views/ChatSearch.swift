@@ -53,6 +53,12 @@ public struct ChatSearch: Equatable, Sendable {
         return true
     }
 
+    /// A page that was asked for failed (the core reported an error): the next step asks again.
+    public mutating func pageFailed() {
+        loading = false
+        stepsOnArrival = false
+    }
+
     /// Whether the result that arrived first in the last page should take the cursor (the user
     /// stepped past the end while it was on its way); asking clears it.
     public mutating func takeStepOnArrival() -> Bool {
