@@ -258,7 +258,9 @@ struct TUIBenchContext {
                 + "the page applied and drawn \(TUILatencies(aheadApplied).text)",
             "  resident memory every 1,000 pages (from the start): "
                 + memory.map(megabytes).joined(separator: ", ") + " (goal: flat); of which SQLite's heap: "
-                + sqlite.map(megabytes).joined(separator: ", "),
+                + sqlite.map(megabytes).joined(separator: ", ") + " (mostly the chat store's page cache, "
+                + "bounded at 32 MiB, filling with the history read); the rest: "
+                + zip(memory, sqlite).map { megabytes($0 - $1) }.joined(separator: ", "),
         ]
     }
 
