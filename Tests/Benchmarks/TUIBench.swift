@@ -284,8 +284,10 @@ struct TUIBenchContext {
         let rare = try await core("zebra", count: firstPage, runs: 20)
         let common = try await core("lunch", count: firstPage, runs: 100)
         let common200 = try await core("lunch", count: 200, runs: 50)
-        // A word in about a third of all items: as the last word it is also a prefix, and FTS5
-        // (without a prefix index) reads all of its postings before the first result.
+        // A word in about a third of all items: as the last word it is also a prefix, which FTS5
+        // (without a prefix index) answers by reading all of its postings first; the store looks
+        // it up whole when no longer word starts with it (ChatStore.searchQuery). With a trailing
+        // space it is a whole word anyway.
         let frequent = try await core("hello", count: firstPage, runs: 50)
         let frequentWord = try await core("hello ", count: firstPage, runs: 50)
         // The full scan (LIKE over the long chat, newest first, as before the index) of the same pages.
@@ -310,7 +312,8 @@ struct TUIBenchContext {
                 + "\(firstPage) asked, \(ChatSearch.firstPage) shown, more read as n steps on): "
                 + "\"zebra\" (3 items) \(rare.text); \"lunch\" (1 item in 50) \(common.text) (goal p99 ≤ 20 ms); "
                 + "\"lunch\", 200 found (as the client asked before) \(common200.text); \"hello\" (a third of all "
-                + "items, matched as a prefix too) \(frequent.text), \"hello \" (the whole word only) \(frequentWord.text)",
+                + "items; the last word, a prefix, but no longer word starts with it) \(frequent.text), "
+                + "\"hello \" (the whole word only) \(frequentWord.text)",
             "  beside the full scan (LIKE over the long chat, as before the index), the same pages: \"zebra\" "
                 + "\(rareScan.text), ratio p50 \(format(rareScan.p50 / rare.p50, 0))×; \"lunch\" first page "
                 + "\(commonScan.text), ratio \(format(commonScan.p50 / common.p50, 1))×; 200 \"lunch\" "

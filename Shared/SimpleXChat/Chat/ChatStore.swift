@@ -13,6 +13,7 @@ final class ChatStore {
             // The chat list and open chats read the newest page of every chat, spread over a large
             // file; 32 MiB of cache (SQLite's default is 2) keeps those pages after the first read.
             try database.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+            try database.execute(ChatSchema.searchTerms)
         } catch {
             throw .store("cannot open \(path): \(error)")
         }
