@@ -54,6 +54,7 @@ struct TUIMode {
         model.showPreviews = defaults[.privacyShowChatPreviews]
         model.saveDrafts = defaults[.privacySaveLastDraft]
         model.chatSettings.layout = defaults[.chatLayout]
+        model.chatLayouts = defaults[.chatLayoutByChat]
         model.chatSettings.theme = Self.theme(defaults[.currentTheme])
         model.preferences = AppEffects.settings(from: defaults)
         model.noColor = !(environment["NO_COLOR"] ?? "").isEmpty

@@ -6,8 +6,9 @@
 // The order: the service starts (instant mode); the standalone shares (the helper suspends it,
 // takes core.lock, sends with its own core, resumes it); a 5 MiB file shared standalone (the
 // helper stays while Bob accepts and sends the chunks itself); then
-// `simplex-chat --cli` starts, and the shares through it (its D-Bus `Share`), and the same file
-// by `/f` typed into it.
+// `simplex-chat --cli` starts, and the shares through it (its D-Bus `Share`). The same file by `/f`
+// typed into a `simplex-chat --cli` alternates with the file's shares, each client started for
+// its run and quit after it.
 //
 // SIMPLEX_BENCH_SHARE_CONTACTS, _CLIENT_RUNS, _STANDALONE_RUNS and _FILE_RUNS change the sizes
 // (1,000, 30, 10 and 3).
@@ -78,7 +79,10 @@ final class ShareBench {
         let file = try makeFile()
         try await startService()
         try await standalone(runs: standaloneRuns)
+        // The file's runs alternate (share, then /f in a client started for it and quit after),
+        // so a load that comes and goes on the machine weighs on both sides of the ratio alike.
         var shared: [FileRun] = []
+        var typed: [FileRun] = []
         for _ in 0..<fileRuns {
             shared.append(
                 try await fileTransfer { [self] in
@@ -92,18 +96,17 @@ final class ShareBench {
                 })
             // The service subscribes everything again before the next run.
             try await Task.sleep(for: .seconds(1))
-        }
-        try await startClient()
-        try await throughClient(runs: clientRuns)
-        var typed: [FileRun] = []
-        for _ in 0..<fileRuns {
+            try await startClient()
             typed.append(
                 try await fileTransfer { [self] in
                     guard let client else { throw TestSupportError("no client running") }
                     client.send("/f \(contact) \(file)")
                     return nil
                 })
+            try await quitClient()
         }
+        try await startClient()
+        try await throughClient(runs: clientRuns)
         let sharedTimes = Percentiles(shared.map(\.received))
         let typedTimes = Percentiles(typed.map(\.received))
         func each(_ times: Percentiles) -> String { times.sorted.map { format($0, 0) }.joined(separator: ", ") }
@@ -162,6 +165,21 @@ final class ShareBench {
             try await Task.sleep(for: .milliseconds(5))
         }
         throw TestSupportError("simplex-chat --cli was not ready within 60 s: \(client.allOutput.suffix(5))")
+    }
+
+    /// `/q` in the client; the service takes over again (its subscriptions are back) before
+    /// this returns.
+    private func quitClient() async throws {
+        guard let client else { return }
+        client.send("/q")
+        _ = try await client.wait(timeout: .seconds(15))
+        self.client = nil
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await serviceState() != "active" {
+            guard ContinuousClock.now < deadline else { throw TestSupportError("simplex-nse did not resume") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .seconds(1))
     }
 
     func stop() async {

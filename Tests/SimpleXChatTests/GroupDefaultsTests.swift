@@ -134,6 +134,16 @@ final class ProblemLog: Sendable {
             "\(error)" == "invalid value 'many' for networkTCPKeepCnt: expected a whole number"
         }
         #expect(values[.networkTCPKeepCnt] == 9)
+        // One chat in the other layout: `@id=layout` pairs; anything else changes nothing.
+        try values.set(GroupDefaultKeys.chatLayoutByChat, text: "@12=classic,@3=terminal")
+        #expect(values[.chatLayoutByChat] == ChatLayoutOverrides(["@12": .classic, "@3": .terminal]))
+        #expect {
+            try values.set(GroupDefaultKeys.chatLayoutByChat, text: "@12=bubbles")
+        } throws: { error in
+            "\(error)"
+                == "invalid value '@12=bubbles' for chatLayoutByChat: expected name=value pairs separated by commas"
+        }
+        #expect(values[.chatLayoutByChat]["@12"] == .classic)
     }
 
     @Test func concurrentUpdatesInOneProcessLoseNothing() async throws {

@@ -29,6 +29,17 @@ struct FileManagerEntryTests {
         #expect(try await validate.wait() == 0, "\(validate.allOutput)")
         #expect(validate.allOutput.isEmpty && validate.allErrors.isEmpty, "\(validate.allOutput)")
         #expect(Self.value("Exec", in: try Self.installed("simplex-share.desktop")) == "\(BuiltProducts.directory)/simplex-share %F")
+        // Dolphin's service menu too (KIO reads its MimeType and Actions whatever its Type).
+        let menu = tmp.appending("servicemenu.desktop")
+        let installed = try Self.installed("file-managers/dolphin-servicemenu.desktop")
+        try installed.write(toFile: menu, atomically: true, encoding: .utf8)
+        let menuCheck = try ChildProcess("/usr/bin/desktop-file-validate", [menu])
+        #expect(try await menuCheck.wait() == 0, "\(menuCheck.allOutput)")
+        #expect(menuCheck.allOutput.isEmpty && menuCheck.allErrors.isEmpty, "\(menuCheck.allOutput)")
+        let execs = installed.split(separator: "\n").filter { $0.hasPrefix("Exec=") }
+        #expect(execs.count == 2 && Set(execs).count == 1, "the menu's action runs what its entry says: \(execs)")
+        #expect(Self.value("MimeType", in: installed) == "application/octet-stream;")
+        #expect(Self.value("Actions", in: installed) == "sendWithSimpleX;")
     }
 
     @Test func everyFileManagerEntryPassesTheSelectionIntact() async throws {

@@ -84,6 +84,27 @@ import Testing
         #expect(app.compose.mode == .new)
     }
 
+    @Test func anEventItemOffersOnlyInfoSelectAndDeleteForMe() {
+        var app = AppFixture.app()
+        let feature = ChatItemEvent.sndChatFeature(.voice, PrefEnabled(forUser: false, forContact: false), param: nil)
+        let item = ChatItem(
+            itemId: 1, contactId: 1, direction: .sent, content: feature.content, status: .sndSent,
+            timestamp: AppFixture.now, edited: false, deleted: false, forwarded: false, sharedMsgId: nil,
+            quote: nil, reactions: [])
+        openAlice(&app, items: [item])
+        _ = app.update(.key(.key(.up)))
+        // Its keys do nothing: no reply banner, no edit.
+        _ = app.update(.key(.character("r")))
+        _ = app.update(.key(.character("e")))
+        #expect(app.compose.mode == .new)
+        _ = app.update(.key(.key(.enter)))
+        guard case .menu(let menu) = app.overlays.last else {
+            Issue.record("no menu")
+            return
+        }
+        #expect(menu.actions == [.info, .select, .deleteForMe])
+    }
+
     @Test func theMenuListsOnlyWhatAppliesAndDeletingAsksFirst() {
         var app = AppFixture.app()
         openAlice(&app, items: [AppFixture.item(1, "theirs")])
@@ -208,6 +229,43 @@ import Testing
         #expect(app.update(.key(.click(row: 20, column: 3))).isEmpty)
     }
 
+    /// In the chat: a click puts the item cursor on the message under it, a second click or a
+    /// right click opens its actions menu, and a click on the compose field goes back to it.
+    @Test func clickingAMessageSelectsItAndASecondClickOpensItsMenu() {
+        var app = AppFixture.app()
+        openAlice(&app, items: [AppFixture.item(1, "first"), AppFixture.item(2, "second", sent: true)])
+        let view = AppView(layout: AppFixture.layout)
+        func rowOf(_ text: String, _ app: inout AppModel) -> Int {
+            view.draw(&app).lines.firstIndex { $0.text.contains(text) } ?? -1
+        }
+        let column = AppView.listWidth(app.width) + 5
+        let first = rowOf("them: first", &app)
+        #expect(first > 0)
+        #expect(app.update(.key(.click(row: first, column: column))).isEmpty)
+        #expect(app.focus == .messages)
+        #expect(app.chat?.cursorItemId == 1)
+        #expect(rowOf(">them: first", &app) == first, "the cursor is drawn on it")
+        _ = app.update(.key(.click(row: first, column: column)))
+        guard case .menu(let menu) = app.overlays.last else {
+            Issue.record("no menu after the second click")
+            return
+        }
+        #expect(menu.item.itemId == 1)
+        _ = app.update(.key(.key(.escape)))
+        // A right click on the other message: its menu at once.
+        let second = rowOf("me: second", &app)
+        _ = app.update(.key(.rightClick(row: second, column: column)))
+        guard case .menu(let other) = app.overlays.last else {
+            Issue.record("no menu after the right click")
+            return
+        }
+        #expect(other.item.itemId == 2)
+        _ = app.update(.key(.key(.escape)))
+        // The compose field (the bottom rows) takes the focus back.
+        _ = app.update(.key(.click(row: app.height - 2, column: column)))
+        #expect(app.focus == .compose)
+    }
+
     @Test func searchingAllChatsListsResultsAndOpensTheChatAtOne() {
         var app = AppFixture.app()
         _ = app.update(.key(.control("f")))
@@ -259,5 +317,28 @@ import Testing
         #expect(app.chatList.entries[0].unreadCount == 0)
         // A chat the list does not have yet: the list is loaded.
         #expect(app.update(.core(.newItem(AppFixture.contact(3, "carol"), AppFixture.item(10, "hi", contact: 3)))).contains(.loadChatList))
+    }
+
+    /// The core's event items come as new items: a gap counts as unread, a feature change (stored
+    /// read) does not; neither is a desktop notification.
+    @Test func eventItemsFromTheCoreCountAsTheCoreStoredThemAndNeverNotify() {
+        var app = AppFixture.app()  // alice, then bob
+        func event(_ id: Int64, _ event: ChatItemEvent, status: ChatItemStatus) -> ChatItem {
+            ChatItem(
+                itemId: id, contactId: 2, direction: .received, content: event.content, status: status,
+                timestamp: AppFixture.now, edited: false, deleted: false, forwarded: false, sharedMsgId: nil,
+                quote: nil, reactions: [])
+        }
+        let bob = AppFixture.contact(2, "bob")
+        let off = PrefEnabled(forUser: false, forContact: false)
+        let voice = event(9, .rcvChatFeature(.voice, off, param: nil), status: .rcvRead)
+        let effects = app.update(.core(.newItem(bob, voice)))
+        #expect(app.chatList.entries[0].name == "bob" && app.chatList.entries[0].unreadCount == 0)
+        #expect(app.chatList.entries[0].lastItem?.text == "Voice messages: off")
+        #expect(!effects.contains { if case .notify = $0 { true } else { false } })
+        let gap = event(10, .rcvIntegrityError(.msgSkipped(from: 3, to: 3)), status: .rcvNew)
+        #expect(!app.update(.core(.newItem(bob, gap))).contains { if case .notify = $0 { true } else { false } })
+        #expect(app.chatList.entries[0].unreadCount == 1)
+        #expect(app.chatList.entries[0].lastItem?.text == "skipped message ID 3")
     }
 }

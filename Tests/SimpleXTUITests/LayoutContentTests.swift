@@ -162,4 +162,33 @@ import Testing
         #expect(invalid.content == .invalid("invalid message: x"))
         #expect(invalid.deletion == .markedDeleted)
     }
+
+    /// The core's event items (ChatItemEvent) as rows: no sender and no status, errors as cards,
+    /// the rest as event lines in the TUI's words (iOS's for integrity errors).
+    @Test func theCoresEventItemsBecomeEventRows() {
+        func stored(_ event: ChatItemEvent) -> ChatViewItem {
+            let item = ChatItem(
+                itemId: 8, contactId: 3, direction: event.direction, content: event.content,
+                status: event.direction == .sent ? .sndSent : .rcvNew, timestamp: Fixture.noon, edited: false,
+                deleted: false, forwarded: false, sharedMsgId: nil, quote: nil, reactions: [])
+            return ChatViewItem(item, contactName: "carol", userName: "bob")
+        }
+        let gap = stored(.rcvIntegrityError(.msgSkipped(from: 2, to: 4)))
+        #expect(gap.sender == nil && gap.status == nil && gap.content == .event(.messagesSkipped(3)))
+        #expect(Fixture.body(gap) == [row(" 3 skipped message(s) ", "12:00", width: 40)])
+        #expect(stored(.rcvIntegrityError(.msgBadHash)).content == .event(.messageError("bad message hash")))
+        let decryption = stored(.rcvDecryptionError(.ratchetEarlier, count: 2))
+        #expect(Fixture.body(decryption) == [row(" decryption error, 2 messages ", "12:00", width: 40)])
+
+        let voice = stored(.rcvChatFeature(.voice, PrefEnabled(forUser: false, forContact: false), param: nil))
+        #expect(Fixture.body(voice) == [row("Voice messages: off", "12:00", width: 40)])
+        let timer = stored(.sndChatFeature(.timedMessages, PrefEnabled(forUser: true, forContact: true), param: 86_400))
+        #expect(timer.sender == nil && timer.status == nil)
+        #expect(Fixture.body(timer, width: 60) == [row("Disappearing messages: enabled (1 day)", "12:00", width: 60)])
+        let offer = stored(.rcvChatPreference(.timedMessages, .yes, param: 3_600))
+        #expect(offer.content == .event(.preference(name: "Disappearing messages", value: "offered 1 hour")))
+        let note = stored(.rcvDirectE2EEInfo)
+        #expect(note.content == .event(.connection(ChatItemEvent.rcvDirectE2EEInfo.text)))
+        #expect(Fixture.body(note, width: 60).first?.hasPrefix(" This conversation is protected by") == true)
+    }
 }

@@ -136,7 +136,7 @@ func centre(_ text: String, _ width: Int) -> String {
         #expect(Fixture.body(event) == [row("connected", "12:00", width: 40)])
         #expect(!ChatViewLayout.isOneLine(event))
         let skipped = ChatViewItem.event(.messagesSkipped(3), id: 3, at: Fixture.noon)
-        #expect(Fixture.body(skipped) == [row(" 3 messages skipped ", "12:00", width: 40)])
+        #expect(Fixture.body(skipped) == [row(" 3 skipped message(s) ", "12:00", width: 40)])
     }
 
     @Test func dateSeparatorsWhenTheDayChanges() {

@@ -97,8 +97,14 @@ import Testing
         ("\u{1B}[<65;200;60M", [.mouse(MouseEvent(.wheelDown, row: 59, column: 199))]),
         ("\u{1B}[<16;2;2M", [.mouse(MouseEvent(.press(.left), row: 1, column: 1, modifiers: .control))]),
         ("\u{1B}[<32;5;6M", [.mouse(MouseEvent(.drag(.left), row: 5, column: 4))]),
+        // The device attributes reply is the terminal's answer, never a key
+        ("\u{1B}[?1;2c", [.deviceAttributes(DeviceAttributes(reply: Array("\u{1B}[?1;2c".utf8))!)]),
+        (
+            "\u{1B}[?62;4;22cx",
+            [.deviceAttributes(DeviceAttributes(reply: Array("\u{1B}[?62;4;22c".utf8))!), .text("x")]
+        ),
         // Unknown and malformed sequences vanish whole; what follows them survives
-        ("\u{1B}[?1;2c", []),
+        ("\u{1B}[?1;2;c", []),
         ("\u{1B}[?1u", []),
         ("\u{1B}[12;40R", []),
         ("\u{1B}[99~x", [.text("x")]),

@@ -4,7 +4,8 @@ import Foundation
 
 /// A small terminal emulator for the renderer's tests: it applies the sequences the renderer
 /// writes (CUP, ED 2, SGR, OSC 8, synchronized output and cursor visibility) to a grid, so a test
-/// can check that what the terminal shows is the frame, whatever the diff was.
+/// can check that what the terminal shows is the frame, whatever the diff was; and the pictures
+/// (kitty, sixel, iTerm2) it shows, where (ScreenTerminalModel+Graphics.swift).
 struct TerminalModel {
     let width: Int
     let height: Int
@@ -16,6 +17,15 @@ struct TerminalModel {
     var synchronized = false
     /// Sequences the model does not know (a test expects none).
     var unknown: [String] = []
+    /// The pixels of a cell, which give a sixel's size in cells.
+    var cellPixels = CellPixelSize(width: 10, height: 20)
+    /// kitty: images transmitted (by id) and placements on screen (by image id).
+    var kittyImages: Set<UInt32> = []
+    var kittyPlacements: [UInt32: ShownPicture] = [:]
+    /// Sixel and iTerm2 pictures drawn and not yet written over.
+    var drawnPictures: [ShownPicture] = []
+    /// Every graphics command, in order, with where the cursor was.
+    var graphicsLog: [(command: String, row: Int, column: Int)] = []
 
     init(width: Int, height: Int) {
         self.width = width
@@ -47,6 +57,10 @@ struct TerminalModel {
                 continue
             }
             flushText()
+            if let end = graphics(bytes, at: index) {
+                index = end
+                continue
+            }
             if bytes[index + 1] == UInt8(ascii: "]") {
                 // OSC 8 ; params ; target ST
                 var end = index + 2
@@ -77,6 +91,8 @@ struct TerminalModel {
             unknown.append("wrap at row \(row)")
             return
         }
+        // Text written over a sixel or iTerm2 picture erases it (at least there: all of it, here).
+        drawnPictures.removeAll { $0.covers(row: row, column: column) }
         cells[row * width + column] = Cell(grapheme, pen, width: cellWidth)
         if cellWidth == 2, column + 1 < width { cells[row * width + column + 1] = .continuation(pen) }
         column += cellWidth
@@ -89,7 +105,9 @@ struct TerminalModel {
         case ("?2026", "l"): synchronized = false
         case ("?25", "h"): cursorVisible = true
         case ("?25", "l"): cursorVisible = false
-        case ("2", "J"): cells = Array(repeating: .blank, count: width * height)
+        case ("2", "J"):
+            cells = Array(repeating: .blank, count: width * height)
+            drawnPictures = []
         case (_, "H"):
             row = ((numbers.first ?? 1) ?? 1) - 1
             column = ((numbers.count > 1 ? numbers[1] : 1) ?? 1) - 1

@@ -35,8 +35,10 @@ import Testing
             return value
         }
 
-        func resize(width: Int, height: Int) {
-            var window = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
+        func resize(width: Int, height: Int, pixels: (width: Int, height: Int) = (0, 0)) {
+            var window = winsize(
+                ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: UInt16(pixels.width),
+                ws_ypixel: UInt16(pixels.height))
             _ = ioctl(master, UInt(TIOCSWINSZ), &window)
         }
 
@@ -189,6 +191,15 @@ import Testing
         a.leave()
         try b.enter()
         b.leave()
+    }
+
+    @Test func theCellSizeComesFromTheWindowsPixelsWhereTheTerminalGivesThem() throws {
+        let pty = try Pty()
+        let session = try TerminalSession(descriptor: pty.slave)
+        pty.resize(width: 120, height: 36, pixels: (1084, 688))  // xterm, DejaVu Sans Mono 11
+        #expect(session.cellPixelSize() == CellPixelSize(width: 9, height: 19))
+        pty.resize(width: 120, height: 36)
+        #expect(session.cellPixelSize() == nil, "no pixels (tmux, many ptys): the renderer assumes a size")
     }
 
     @Test func aDescriptorThatIsNotATerminalIsRefused() throws {

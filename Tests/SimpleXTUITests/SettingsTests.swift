@@ -255,6 +255,44 @@ import Testing
         #expect(app.overlays.isEmpty)
     }
 
+    /// `l` in the contact info: default → the other layout → the default's own → default. The
+    /// open chat is drawn in it at once (sent messages move to the right in classic bubbles),
+    /// the other chats keep the Appearance setting, and each change is written.
+    @Test func aChatHasALayoutOfItsOwn() {
+        var app = AppFixture.app()
+        openAlice(&app)
+        _ = app.update(
+            .chatOpened(
+                AppFixture.contact(1, "alice"), [AppFixture.item(1, "hi there", sent: true, at: -60)],
+                firstUnreadId: nil, focusId: nil))
+        func sentRow(_ app: inout AppModel) -> String? {
+            AppView().draw(&app).lines.map(\.text).first { $0.contains("hi there") }
+        }
+        let terminalRow = sentRow(&app) ?? ""
+        _ = press(&app, .alt("i"))
+        #expect(drawn(&app).contains("Layout: default (terminal)"))
+        #expect(press(&app, .character("l")) == [.setChatLayout(chat: "@1", .classic)])
+        #expect(drawn(&app).contains("Layout: classic (this chat)"))
+        #expect(press(&app, .character("l")) == [.setChatLayout(chat: "@1", .terminal)])
+        #expect(drawn(&app).contains("Layout: terminal (this chat)"))
+        #expect(press(&app, .character("l")) == [.setChatLayout(chat: "@1", nil)])
+        _ = press(&app, .character("l"))
+        _ = press(&app, .key(.escape))
+        #expect(app.openChatSettings.layout == .classic)
+        let classicRow = sentRow(&app) ?? ""
+        let column = { (row: String) in row.distance(from: row.startIndex, to: row.range(of: "hi there")!.lowerBound) }
+        #expect(column(classicRow) > column(terminalRow) + 20, "\(terminalRow)\n\(classicRow)")
+        // Bob's chat follows the Appearance setting.
+        #expect(press(&app, .alt("2")) == [.openChat(contactId: 2, around: nil)])
+        _ = app.update(.chatOpened(AppFixture.contact(2, "bob"), [], firstUnreadId: nil, focusId: nil))
+        #expect(app.openChatSettings.layout == .terminal)
+        // Opened again, alice's info shows her own layout.
+        _ = press(&app, .alt("1"))
+        _ = app.update(.chatOpened(AppFixture.contact(1, "alice"), [], firstUnreadId: nil, focusId: nil))
+        _ = press(&app, .alt("i"))
+        #expect(drawn(&app).contains("Layout: classic (this chat)"))
+    }
+
     @Test func clearingAndDeletingAreConfirmedAndDeletingClosesTheChat() {
         var app = AppFixture.app()
         openAlice(&app)
@@ -282,5 +320,21 @@ import Testing
         let help = drawn(&app)
         #expect(help.contains("Ctrl+S"))
         #expect(help.contains("Alt+I"))
+    }
+}
+
+extension SettingsTests {
+    /// A typed link goes as link content only with a preview: previews off (or a page that
+    /// cannot be read) leave the message plain text. The preview itself is in the end-to-end
+    /// test (a local HTTP server).
+    @Test func aTypedLinkIsPlainTextWithoutPreviewsOrWithoutAPage() throws {
+        let (defaults, dir) = try temporaryDefaults()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let closed = "look at http://127.0.0.1:9/nothing"
+        #expect(AppEffects.messageContent(closed, groupDirectory: dir.path) == .text(closed))
+        try defaults.set(.privacyLinkPreviews, false)
+        let text = "see https://example.com/page"
+        #expect(AppEffects.messageContent(text, groupDirectory: dir.path) == .text(text))
+        #expect(AppEffects.messageContent("no link here", groupDirectory: dir.path) == .text("no link here"))
     }
 }

@@ -175,6 +175,45 @@ struct LineModeEndToEndTests {
         try await bob.quit()
     }
 
+    /// The chat's own items, as SimpleX's CLI shows them: each chat starts with its encryption
+    /// note; `/set voice no` says what changed and is an item in both chats, which the contact's
+    /// side prints only in `/tail`.
+    @Test func theEncryptionNoteAndAFeatureTurnedOffAreItemsInBothChats() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await Self.connect(alice, bob)
+        bob.send("/tail @alice")
+        try await bob.expectLine(
+            #"\d\d:\d\d alice> This conversation is protected by end-to-end encryption with perfect forward secrecy, repudiation and break-in recovery\."#
+        )
+
+        alice.send("/set voice no")
+        try await alice.expectLine("updated preferences:")
+        try await alice.expectLine("Voice messages allowed: no")
+        alice.send("/tail @bob 1")
+        try await alice.expectLine(#"\d\d:\d\d @bob Voice messages: off"#)
+        // Bob is told as it comes, as SimpleX's CLI tells it; the item itself is for /tail.
+        try await bob.expectLine("alice updated preferences for you:")
+        try await bob.expect("Voice messages: off (you allow: default (yes), contact allows: no)")
+        alice.send("@bob voice is off")
+        try await bob.expectLine(#"\d\d:\d\d alice> voice is off"#)
+        #expect(!bob.process.allOutput.contains { $0.hasSuffix("alice> Voice messages: off") })
+        bob.send("/tail @alice 2")
+        try await bob.expectLine(#"\d\d:\d\d alice> Voice messages: off"#)
+        try await bob.expectLine(#"\d\d:\d\d alice> voice is off"#)
+        // Messages are named by their text; an item of the chat's own is none of them.
+        bob.send("+1 @alice Voice messages")
+        try await bob.expect(#"no message starting with "Voice messages""#)
+
+        alice.send("/set voice no")
+        try await alice.expectLine("user profile did not change")
+        alice.send("/set voice maybe")
+        try await alice.expect("expected always, yes, no, found \"maybe\"")
+        try await alice.quit()
+        try await bob.quit()
+    }
+
     /// `/p` sends the new profile to contacts (x.info): a new display name becomes the contact's
     /// name on the other side, written to from then on; a new full name alone keeps it.
     @Test func aProfileUpdateRenamesTheContactForItsContacts() async throws {

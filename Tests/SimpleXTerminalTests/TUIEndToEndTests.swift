@@ -21,6 +21,8 @@ struct TUIEndToEndTests {
         try await TUIUser.connect(alice, bob)
         try await openFirstChat(alice, named: "bob")
         try await openFirstChat(bob, named: "alice")
+        // The chat starts with the core's encryption note (SimpleX rcvDirectE2EEInfo), an event row.
+        try await bob.waitFor("This conversation is protected by end-to-end encryption")
 
         // Chat both ways; the list shows the last message.
         try await alice.type("hello *bob*, 日本語 👩‍👩‍👧")
@@ -122,7 +124,8 @@ extension TUIEndToEndTests {
     @Test func scrollBackResizePasteFilesAndImagesBothWaysAndTermRestoresTheTerminal() async throws {
         let relay = try await RelayProcess()
         let alice = try await TUIUser("alice", relay: relay)
-        let bob = try await TUIUser("bob", relay: relay)
+        // bob's terminal is told it speaks kitty graphics: his pictures go out as kitty's bytes.
+        let bob = try await TUIUser("bob", relay: relay, environment: ["SIMPLEX_GRAPHICS": "kitty"])
         try await TUIUser.connect(alice, bob)
         try await openFirstChat(alice, named: "bob")
         try await openFirstChat(bob, named: "alice")
@@ -192,6 +195,8 @@ extension TUIEndToEndTests {
         // An image, bob → alice: accepted automatically and drawn in the chat with blocks.
         let picture = bob.directory.appending("red-blue.png")
         try await Self.writePNG(picture)
+        let bobsOutput = bob.directory.appending("terminal-output")
+        try await bob.recordOutput(to: bobsOutput)
         try await bob.press("C-t")
         try await bob.waitFor("Attach a file")
         try await bob.type(picture)
@@ -206,6 +211,20 @@ extension TUIEndToEndTests {
             }.count >= 3
         }
         #expect(drawn, "no red and blue picture on alice's screen: \(styled.joined(separator: "\n").debugDescription)")
+        // On bob's side the picture he sent is transmitted once under an id, then placed by that
+        // id at the top-left cell of its box, and the cells under it hold no blocks.
+        var written = ""
+        let placed = await eventually(timeout: .seconds(30), every: .milliseconds(200)) {
+            written = String(decoding: FileManager.default.contents(atPath: bobsOutput) ?? Data(), as: UTF8.self)
+            return written.contains("\u{1B}_Ga=p,")
+        }
+        #expect(placed, "no kitty placement in bob's output")
+        let transmission = try #require(written.firstMatch(of: /\x1B_Ga=t,i=(\d+),q=2,f=/))
+        let id = transmission.1
+        #expect(written.contains(try Regex("\u{1B}\\[\\d+;\\d+H\u{1B}_Ga=p,i=\(id),p=1,c=\\d+,r=\\d+,C=1,q=2")))
+        #expect(written.ranges(of: "_Ga=t,i=\(id),").count == 1, "the picture's pixels were sent more than once")
+        let bobsCells = try await bob.tmux(["capture-pane", "-e", "-p", "-t", "tui"]).joined(separator: "\n")
+        #expect(!bobsCells.contains(";5;196m") && !bobsCells.contains(";5;21m"), "blocks under bob's picture")
 
         // kill -TERM: the client goes, the terminal is back in cooked mode on the main screen.
         let pane = try await alice.tmux(["display-message", "-p", "-t", "tui", "#{pane_pid}"])

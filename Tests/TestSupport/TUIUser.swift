@@ -82,6 +82,12 @@ public final class TUIUser: Sendable {
     }
 
     /// Text pasted as a terminal pastes it (bracketed paste).
+    /// From now on, appends what the client writes to its terminal to the file at `path`, raw:
+    /// graphics sequences included, which tmux neither draws nor shows in `capture-pane`.
+    public func recordOutput(to path: String) async throws {
+        try await tmux(["pipe-pane", "-o", "-t", session, "cat >> " + Self.quoted([path])])
+    }
+
     public func paste(_ text: String) async throws {
         try await tmux(["set-buffer", "--", text])
         try await tmux(["paste-buffer", "-p", "-t", session])

@@ -338,7 +338,7 @@ extension Agent {
         var ratchet = try AgentCrypto.openRatchet(record, store: store)
         let plain: [UInt8]
         do { plain = try ratchet.decrypt(encrypted) } catch {
-            throw AgentReceiveFailure.decryption("\(error)")
+            throw AgentReceiveFailure.ratchet(error)
         }
         guard case .message(let header, let content) = try decodeAgentMessage(plain) else {
             throw AgentReceiveFailure.invalid("not a message")

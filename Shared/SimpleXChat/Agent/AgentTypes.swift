@@ -1,4 +1,5 @@
 import Foundation
+import SimpleXCrypto
 import SimpleXProtocol
 
 /// A connection's id in the agent: 12 random bytes, base64url (as SimpleX's agent connection ids).
@@ -39,6 +40,9 @@ public enum AgentReceiveFailure: Error, Equatable, Sendable, CustomStringConvert
     case duplicate
     /// It did not decrypt (tampered, or not for this queue).
     case decryption(String)
+    /// Its double-ratchet layer did not decrypt: the ratchet's reason (a header no key opens, a
+    /// message key used already, too many skipped).
+    case ratchet(RatchetError)
     /// It decrypted but its structure is invalid or unknown.
     case invalid(String)
 
@@ -46,6 +50,7 @@ public enum AgentReceiveFailure: Error, Equatable, Sendable, CustomStringConvert
         switch self {
         case .duplicate: "duplicate message"
         case .decryption(let why): "cannot decrypt: \(why)"
+        case .ratchet(let error): "cannot decrypt: \(error)"
         case .invalid(let why): "invalid message: \(why)"
         }
     }
@@ -76,6 +81,9 @@ public enum MessageIntegrity: Equatable, Sendable, CustomStringConvertible {
     case badID(Int64)
     /// The id is right but the previous message's hash is not (SimpleX `MsgBadHash`).
     case badHash
+    /// The id is the previous message's again, but the message is another (SimpleX
+    /// `MsgDuplicate`; the same message again is dropped before this check).
+    case duplicate
 
     public var description: String {
         switch self {
@@ -83,6 +91,7 @@ public enum MessageIntegrity: Equatable, Sendable, CustomStringConvertible {
         case .skipped(let from, let to): "skipped \(from)-\(to)"
         case .badID(let id): "badId \(id)"
         case .badHash: "badHash"
+        case .duplicate: "duplicate"
         }
     }
 
@@ -91,6 +100,7 @@ public enum MessageIntegrity: Equatable, Sendable, CustomStringConvertible {
         switch parts.first {
         case "ok": self = .ok
         case "badHash": self = .badHash
+        case "duplicate": self = .duplicate
         case "badId" where parts.count == 2:
             if let id = Int64(parts[1]) { self = .badID(id) } else { return nil }
         case "skipped" where parts.count == 2:
@@ -106,7 +116,8 @@ public enum MessageIntegrity: Equatable, Sendable, CustomStringConvertible {
     public static func check(id: Int64, previousHash: [UInt8], lastID: Int64, lastHash: [UInt8])
         -> MessageIntegrity
     {
-        if id <= lastID { return .badID(id) }
+        if id < lastID { return .badID(id) }
+        if id == lastID { return .duplicate }
         if id > lastID + 1 { return .skipped(from: lastID + 1, to: id - 1) }
         return previousHash == lastHash ? .ok : .badHash
     }

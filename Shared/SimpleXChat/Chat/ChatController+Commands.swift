@@ -169,15 +169,30 @@ extension ChatController {
 
     /// Changes the user's profile and sends it to every contact (x.info).
     public func updateProfile(displayName: String, fullName: String) async throws(ChatError) {
+        try await updateProfile(
+            displayName: displayName, fullName: fullName, preferences: user.profile.preferences)
+    }
+
+    /// The user's new profile with its `preferences` (nil: SimpleX's defaults), sent to every
+    /// contact who knows the user's own profile; the chats with them get an item for each feature
+    /// the new preferences change (SimpleX `sndChatFeature`).
+    public func updateProfile(displayName: String, fullName: String, preferences: JSON?)
+        async throws(ChatError)
+    {
+        let old = user.profile.preferences
         user.profile.displayName = displayName
         user.profile.fullName = fullName
+        user.profile.preferences = preferences
         try store.updateUserProfile(user, user.profile)
+        var recipients: [ChatContact] = []
         for contact in try store.contacts(user) where contact.ready && contact.active {
             // A contact who knows the user by an incognito profile never learns the real one.
             guard let id = contact.agentConnectionID, try store.incognitoProfile(contactId: contact.contactId) == nil
             else { continue }
+            recipients.append(contact)
             _ = try? await agent.sendMessage(id, body: try encode(.info(user.profile)))
         }
+        try userPreferencesChanged(from: old, to: preferences, contacts: recipients)
     }
 
     // MARK: - Messages

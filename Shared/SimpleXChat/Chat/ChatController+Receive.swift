@@ -36,7 +36,10 @@ extension ChatController {
             }
         case .connected(let id):
             try store.setReady(agentConnectionID: id)
-            if let contact = try store.contact(agentConnectionID: id) { emit(.contactConnected(contact)) }
+            if let contact = try store.contact(agentConnectionID: id) {
+                emit(.contactConnected(contact))
+                if let item = try connectedItem(contact) { emit(item) }
+            }
         case .contactRequest(_, let invitationID, let peerInfo):
             guard let profile = profile(in: peerInfo) else {
                 throw .invalidCommand("a contact request without a profile")
@@ -50,7 +53,9 @@ extension ChatController {
             if let contact = try store.contact(agentConnectionID: id) {
                 emit(.contactSwitchedDevice(contact))
             }
-        case .receiveFailed, .relayDown, .relayUp:
+        case .receiveFailed(let id, let reason):
+            try decryptionFailed(on: id, reason)
+        case .relayDown, .relayUp:
             break
         }
     }
@@ -182,7 +187,7 @@ extension ChatController {
     /// of `handle(batch:)` take the others), handled and acknowledged on its own.
     private func received(_ message: AgentReceivedMessage, on id: String) async throws(ChatError) {
         guard let contact = try store.contact(agentConnectionID: id) else { return }
-        if message.integrity != .ok { emit(.integrityError(contact, message.integrity.description)) }
+        if let event = try integrityItem(message, from: contact) { emit(event) }
         let decoded = ChatMessage.decodeBody(message.body)
         for result in decoded {
             switch result {
@@ -231,7 +236,7 @@ extension ChatController {
         from contact: ChatContact
     ) throws(ChatError) -> [ChatEvent] {
         var events: [ChatEvent] = []
-        if message.integrity != .ok { events.append(.integrityError(contact, message.integrity.description)) }
+        if let event = try integrityItem(message, from: contact) { events.append(event) }
         for result in decoded {
             switch result {
             case .success(let chatMessage): events += try applyToStore(chatMessage, from: contact)
@@ -314,12 +319,16 @@ extension ChatController {
                 .itemReaction(contact, try store.item(id: item.itemId), emoji: emoji.displayText, add: add)
             ]
         case .info(let profile):
+            // A new name first, then what the new preferences change (SimpleX: feature items).
             let old = contact.profile
-            guard profile.displayName != old.displayName || profile.fullName != old.fullName else {
-                return []
+            var events: [ChatEvent] = []
+            var current = contact
+            if profile.displayName != old.displayName || profile.fullName != old.fullName {
+                try store.updateContactProfile(user, contact, profile)
+                current = try store.contact(id: contact.contactId)
+                events.append(.contactUpdated(current, from: contact))
             }
-            try store.updateContactProfile(user, contact, profile)
-            return [.contactUpdated(try store.contact(id: contact.contactId), from: contact)]
+            return events + (try contactPreferencesChanged(profile, of: current))
         case .directDel:
             // The contact deleted us: the chat stays, and says so; nothing more can be sent.
             try store.setDeletedByContact(contact)

@@ -12,8 +12,11 @@ public enum ChatEvent: Equatable, Sendable {
     /// Disappearing items whose timer ended, now deleted.
     case itemsExpired(ChatContact, [ChatItem])
     case contactUpdated(ChatContact, from: ChatContact)
+    /// The contact's profile came with other preferences (SimpleX `contactPrefsUpdated`): the
+    /// user's own, and the contact's before and now.
+    case contactPreferencesUpdated(
+        ChatContact, user: ChatPreferences, from: ChatPreferences, to: ChatPreferences)
     case contactSwitchedDevice(ChatContact)
-    case integrityError(ChatContact, String)
     /// The user read this chat's received items on this device (all of them, or those named by
     /// the API): its notifications can go.
     case chatRead(ChatContact)

@@ -7,14 +7,16 @@ extension ChatStore {
         guard
             let row = try row(
                 """
-                SELECT u.user_id, u.local_display_name, p.display_name, p.full_name, u.send_rcpts_contacts FROM users u
+                SELECT u.user_id, u.local_display_name, p.display_name, p.full_name, p.preferences,
+                  u.send_rcpts_contacts FROM users u
                 JOIN contact_profiles p ON p.contact_profile_id = u.contact_profile_id WHERE u.active_user = 1
                 """)
         else { return nil }
         return ChatUser(
             userId: try value(row, "user_id"),
             profile: Profile(
-                displayName: try value(row, "display_name"), fullName: try value(row, "full_name")),
+                displayName: try value(row, "display_name"), fullName: try value(row, "full_name"),
+                preferences: Self.preferences(try value(row, "preferences"))),
             localDisplayName: try value(row, "local_display_name"),
             sendRcptsContacts: try value(row, "send_rcpts_contacts"))
     }
@@ -42,9 +44,9 @@ extension ChatStore {
     func updateUserProfile(_ user: ChatUser, _ profile: Profile) throws(ChatError) {
         try run(
             """
-            UPDATE contact_profiles SET display_name = ?, full_name = ?, updated_at = ?
+            UPDATE contact_profiles SET display_name = ?, full_name = ?, preferences = ?, updated_at = ?
             WHERE contact_profile_id = (SELECT contact_profile_id FROM users WHERE user_id = ?)
-            """, [profile.displayName, profile.fullName, now(), user.userId])
+            """, [profile.displayName, profile.fullName, profile.preferences?.compactText, now(), user.userId])
     }
 
     // MARK: - Relays
@@ -106,8 +108,9 @@ extension ChatStore {
             let now = self.now()
             try run(
                 """
-                INSERT INTO contact_profiles (user_id, display_name, full_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-                """, [user.userId, profile.displayName, profile.fullName, now, now])
+                INSERT INTO contact_profiles (user_id, display_name, full_name, preferences, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, [user.userId, profile.displayName, profile.fullName, profile.preferences?.compactText, now, now])
             let profileId = lastID
             try run(
                 """

@@ -61,7 +61,10 @@ extension ChatStore {
 
     func item(_ contact: ChatContact, agentMsgID: Int64) throws(ChatError) -> ChatItem? {
         try row(
-            Self.itemColumns + " WHERE contact_id = ? AND agent_msg_id = ?", [contact.contactId, agentMsgID]
+            // Sent items only: an event item keeps the id of the received message that led to it
+            // (`eventItem`), which is the contact's numbering, not ours.
+            Self.itemColumns + " WHERE contact_id = ? AND agent_msg_id = ? AND item_sent = 1",
+            [contact.contactId, agentMsgID]
         )
         .map { row throws(ChatError) in try item(row) }
     }
@@ -75,8 +78,11 @@ extension ChatStore {
             Self.itemColumns
                 + " WHERE user_id = (SELECT user_id FROM contacts WHERE contact_id = ?1) AND contact_id = ?1 AND item_deleted = 0 ORDER BY chat_item_id DESC LIMIT 200",
             [contact.contactId])
+        // Messages only: an event item (a gap, a feature change) is nothing to reply to or edit.
         for found in recent
-        where (direction == nil || found.direction == direction) && found.text.hasPrefix(prefix) {
+        where (direction == nil || found.direction == direction) && found.event == nil
+            && found.text.hasPrefix(prefix)
+        {
             return found
         }
         throw .itemNotFound("starting with \"\(prefix)\"")

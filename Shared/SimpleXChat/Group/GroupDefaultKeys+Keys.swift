@@ -22,6 +22,9 @@ extension GroupDefaultKeys {
 
     // Appearance.
     public static let chatLayout = GroupDefaultKey<ChatLayout>("chatLayout", default: .terminal)
+    /// Chats drawn in the other layout (the contact's info, `l`); the rest follow `chatLayout`.
+    public static let chatLayoutByChat = GroupDefaultKey<ChatLayoutOverrides>(
+        "chatLayoutByChat", default: ChatLayoutOverrides())
     /// iOS `currentTheme`: follow the terminal (`SYSTEM`), or `LIGHT` / `DARK`.
     public static let currentTheme = GroupDefaultKey<String>("currentTheme", default: "SYSTEM")
 
@@ -59,7 +62,7 @@ extension GroupDefaultKeys {
     /// Every key, in the order `simplex-chat defaults` lists them.
     public static let all: [GroupDefaultKeys] = [
         appState, nseState, shareState, chatLastStart, chatLastBackgroundRun,
-        ntfPreviewMode, notificationMode, ntfBadgeCount, chatLayout, currentTheme,
+        ntfPreviewMode, notificationMode, ntfBadgeCount, chatLayout, chatLayoutByChat, currentTheme,
         appLocalAuthEnabled, allowShareExtension, privacyLinkPreviews, privacySanitizeLinks,
         privacyAcceptImages, privacyEncryptLocalFiles, privacyShowChatPreviews, privacySaveLastDraft,
         networkSocksProxy, networkUseOnionHosts, networkSessionMode, networkTCPConnectTimeout,

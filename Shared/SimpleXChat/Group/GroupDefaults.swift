@@ -202,7 +202,7 @@ extension JSONValue {
         case .double: return "a number"
         case .string: return "text"
         case .array: return "a list"
-        case .object: return "an object"
+        case .object: return "name=value pairs separated by commas"
         }
     }
 }

@@ -48,6 +48,43 @@ public enum ChatLayout: String, CaseIterable, Sendable, Codable, GroupDefaultVal
     case terminal, classic
 }
 
+/// The chats drawn in another layout than `chatLayout`, by chat reference (`@12`).
+/// Typed as `@12=classic,@3=terminal` (an empty text clears them all).
+public struct ChatLayoutOverrides: Sendable, Equatable, GroupDefaultValue {
+    public var layouts: [String: ChatLayout]
+
+    public init(_ layouts: [String: ChatLayout] = [:]) { self.layouts = layouts }
+
+    public subscript(chat: String) -> ChatLayout? {
+        get { layouts[chat] }
+        set { layouts[chat] = newValue }
+    }
+
+    public init?(json: JSONValue) {
+        guard case .object(let object) = json else { return nil }
+        var layouts: [String: ChatLayout] = [:]
+        for (chat, value) in object {
+            guard let layout = ChatLayout(json: value) else { return nil }
+            layouts[chat] = layout
+        }
+        self.layouts = layouts
+    }
+
+    public var json: JSONValue { .object(layouts.mapValues(\.json)) }
+
+    public init?(text: String) {
+        var layouts: [String: ChatLayout] = [:]
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].hasPrefix("@"), Int64(parts[0].dropFirst()) != nil,
+                let layout = ChatLayout(rawValue: String(parts[1]))
+            else { return nil }
+            layouts[String(parts[0])] = layout
+        }
+        self.layouts = layouts
+    }
+}
+
 /// Whether relays are reached through .onion hosts (iOS `OnionHosts`).
 public enum OnionHosts: String, CaseIterable, Sendable, Codable, GroupDefaultValue {
     case no, prefer, required

@@ -3,12 +3,14 @@
 
 extension NotificationContent.Source {
     /// The source for `event` of `user`'s chat, or nil for events that never notify (sent items,
-    /// edits, deletions, reactions, statuses, file progress, errors).
+    /// event items, edits, deletions, reactions, statuses, file progress, errors).
     public init?(event: ChatEvent, user: ChatUser) {
         let notificationUser = NotificationUser(userId: user.userId)
         switch event {
         case .newItem(let contact, let item):
-            guard item.direction == .received else { return nil }
+            // Event items (integrity and decryption errors, feature changes) never notify, as in
+            // SimpleX, whose notifications are for messages.
+            guard item.direction == .received, item.event == nil else { return nil }
             self.init(
                 user: notificationUser,
                 chat: .direct(contact.notificationName, contactId: contact.contactId, notifications: contact.enableNtfs),
@@ -23,7 +25,8 @@ extension NotificationContent.Source {
                 user: notificationUser, chat: .contactRequest(name, contactRequestId: request.requestId),
                 item: .contactRequest)
         case .itemUpdated, .itemDeleted, .itemReaction, .itemStatus, .itemsExpired, .contactUpdated,
-            .contactSwitchedDevice, .integrityError, .file, .error, .chatRead:
+            .contactPreferencesUpdated,
+            .contactSwitchedDevice, .file, .error, .chatRead:
             return nil
         }
     }

@@ -79,4 +79,26 @@ extension ChatSchema {
     private static func searchChat(_ row: String) -> String {
         "'u' || \(row)user_id || coalesce(' c' || \(row)contact_id, '')"
     }
+
+    /// The eleventh migration: a count of the index entries removed since FTS5 last merged its
+    /// segments (`chat_item_search_purge.pending`), so the chat core knows when the words of a
+    /// deleted or edited message may still lie in an older segment. `ChatStore.purgeSearchIndex`
+    /// ('optimize', when the count is not 0) runs as the core stops, and `secure_delete` zeroes
+    /// the pages the merge frees: after that no byte of the file holds the words.
+    static let chatItemSearchPurge = """
+        CREATE TABLE chat_item_search_purge (pending INTEGER NOT NULL);
+        INSERT INTO chat_item_search_purge (pending) VALUES (0);
+
+        CREATE TRIGGER chat_items_search_purge_delete AFTER DELETE ON chat_items
+        WHEN OLD.item_deleted = 0
+        BEGIN
+          UPDATE chat_item_search_purge SET pending = pending + 1;
+        END;
+
+        CREATE TRIGGER chat_items_search_purge_update AFTER UPDATE OF item_text, item_deleted ON chat_items
+        WHEN OLD.item_deleted = 0 AND (OLD.item_text IS NOT NEW.item_text OR NEW.item_deleted != 0)
+        BEGIN
+          UPDATE chat_item_search_purge SET pending = pending + 1;
+        END;
+        """
 }

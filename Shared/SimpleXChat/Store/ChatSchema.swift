@@ -20,6 +20,7 @@ public enum ChatSchema {
         Migration("20261204_partial_item_indexes", sql: partialItemIndexes),
         Migration("20261205_incognito", sql: incognito),
         Migration("20261206_chat_item_search", sql: chatItemSearch),
+        Migration("20261207_chat_item_search_purge", sql: chatItemSearchPurge),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

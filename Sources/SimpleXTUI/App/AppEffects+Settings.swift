@@ -21,6 +21,12 @@ extension AppEffects {
             try await chat.setContactReceipts(enable: on, clearOverrides: false)
         case .changeSetting(let change):
             try Self.write(change, to: GroupDefaults(path: groupDirectory + "/groupDefaults.json"))
+        case .setChatLayout(let chat, let layout):
+            // Only the client writes this key: read, change one chat, write.
+            let defaults = try GroupDefaults(path: groupDirectory + "/groupDefaults.json")
+            var layouts = defaults[.chatLayoutByChat]
+            layouts[chat] = layout
+            try defaults.set(.chatLayoutByChat, layouts)
         case .loadNotificationStatus:
             let container = try GroupContainer(path: groupDirectory)
             report(

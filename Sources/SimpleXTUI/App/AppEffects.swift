@@ -86,7 +86,7 @@ public struct AppEffects: Sendable {
             report(.newerPage(contactId: contactId, after: after, items, requested: count))
         case .send(let contactId, let text, let quoting):
             let name = try await chat.contact(id: contactId).localDisplayName
-            let item = try await chat.send(to: name, .text(text), quoting: quoting)
+            let item = try await chat.send(to: name, Self.messageContent(text, groupDirectory: groupDirectory), quoting: quoting)
             report(.ownItem(contactId: contactId, item))
         case .edit(let contactId, let item, let text):
             let name = try await chat.contact(id: contactId).localDisplayName
@@ -171,7 +171,7 @@ public struct AppEffects: Sendable {
         case .notify(let event):
             await notifier?.notify(event, user: await chat.user)
         case .changeSetting, .loadServers, .addServer, .removeServer, .testServer, .loadNotificationStatus, .updateProfile,
-            .setAlias, .setNotifications, .setReceipts, .clearChat, .deleteContact:
+            .setAlias, .setNotifications, .setReceipts, .setChatLayout, .clearChat, .deleteContact:
             try await performSettings(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break
@@ -244,5 +244,19 @@ public struct AppEffects: Sendable {
         } else if environment["DISPLAY"] != nil, let copy = Program.find("xclip", environment: environment) {
             _ = Program.run(copy, ["-selection", "clipboard"], environment: environment, input: bytes)
         }
+    }
+}
+
+extension AppEffects {
+    /// A typed message as iOS sends it: with a link and `privacyLinkPreviews` on, link content
+    /// with the page's preview (fetched here, before sending, so messages keep their order; a
+    /// page that does not answer in 3 s leaves the message plain text). Read from GroupDefaults
+    /// at each send, so the setting applies at once.
+    static func messageContent(_ text: String, groupDirectory: String) -> MsgContent {
+        let previews = GroupDefaults(path: groupDirectory + "/groupDefaults.json")[.privacyLinkPreviews]
+        guard previews, let link = LinkPreviews.firstLink(in: text),
+            let preview = LinkPreviews.fetch(link, timeout: .seconds(3))
+        else { return .text(text) }
+        return .link(text: text, preview: preview)
     }
 }

@@ -105,7 +105,7 @@ extension AppModel {
             return []
         case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
             return applySettingsResult(event)
-        case .key, .resize, .tick, .terminalClosed:
+        case .key, .resize, .tick, .terminalClosed, .deviceAttributes:
             return []
         }
     }
@@ -126,7 +126,10 @@ extension AppModel {
             // messages a second those reloads took a core); a chat it does not have yet is loaded.
             let seen = chat?.contact.contactId == contact.contactId && item.direction == .received && terminalFocused
                 && (!isNarrow || narrowShowsChat)
-            let listed = chatList.received(item, from: contact, read: seen || item.direction == .sent)
+            // Event items the core stores read (feature changes, the encryption note) add nothing unread.
+            let listed = chatList.received(
+                item, from: contact,
+                read: seen || item.direction == .sent || (item.event != nil && item.status == .rcvRead))
             let reload: [AppEffect] = listed ? [] : [.loadChatList]
             if chat?.contact.contactId == contact.contactId {
                 chat?.append(item)
@@ -136,7 +139,8 @@ extension AppModel {
                 }
             }
             // Not on screen, or the terminal is in the background: a desktop notification.
-            return item.direction == .received ? reload + [.notify(event)] : reload
+            // (Never for an event item of the core: SimpleX notifies messages only.)
+            return item.direction == .received && item.event == nil ? reload + [.notify(event)] : reload
         case .itemUpdated(let contact, let item), .itemStatus(let contact, let item), .itemReaction(let contact, let item, _, _):
             if chat?.contact.contactId == contact.contactId { chat?.replace(item) }
             // Only the last item shows in the list.
@@ -154,15 +158,14 @@ extension AppModel {
             status = ("\(contact.viewName) is connected", false)
             if chat?.contact.contactId == contact.contactId { chat?.updateContact(contact) }
             return [.loadChatList]
+        case .contactPreferencesUpdated:
+            return []  // told by the feature items in the chat
         case .contactUpdated(let contact, _), .contactSwitchedDevice(let contact):
             if chat?.contact.contactId == contact.contactId { chat?.updateContact(contact) }
             return [.loadChatList]
         case .contactRequest(let request):
             status = ("\(request.localDisplayName) wants to connect: it is first in the chat list", false)
             return terminalFocused ? [.loadChatList] : [.loadChatList, .notify(event)]
-        case .integrityError(let contact, let description):
-            status = ("\(contact.viewName): \(description)", true)
-            return []
         case .chatRead:
             return [.loadChatList]
         case .file(let fileEvent):

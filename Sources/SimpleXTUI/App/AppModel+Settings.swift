@@ -30,8 +30,19 @@ extension AppModel {
             return []
         }
         overlays.append(
-            .contactInfo(ContactInfoScreen(contact: contact, userReceipts: user?.sendRcptsContacts ?? true)))
+            .contactInfo(
+                ContactInfoScreen(
+                    contact: contact, userReceipts: user?.sendRcptsContacts ?? true,
+                    layout: chatLayouts["@\(contact.contactId)"], defaultLayout: chatSettings.layout)))
         return []
+    }
+
+    /// The open chat's view settings: its own layout, else the Appearance setting.
+    var openChatSettings: ChatViewSettings {
+        var settings = chatSettings
+        if let contact = chat?.contact, let layout = chatLayouts["@\(contact.contactId)"] { settings.layout = layout }
+        settings.userName = user?.profile.displayName ?? settings.userName
+        return settings
     }
 
     /// Applies a changed setting to the running client; the effect writes it.
@@ -81,6 +92,11 @@ extension AppModel {
         if outcome != .close { overlays.append(.contactInfo(screen)) }
         switch outcome {
         case .none, .close: return []
+        case .effect(.setChatLayout(let chat, let layout)):
+            chatLayouts[chat] = layout
+            screen.layout = layout
+            overlays[overlays.count - 1] = .contactInfo(screen)
+            return [.setChatLayout(chat: chat, layout)]
         case .effect(let effect): return [effect]
         case .prompt(let kind, let text):
             overlays.append(

@@ -69,6 +69,8 @@ extension AppModel {
             return cycleFocus(backwards: modifiers.contains(.shift))
         case .click(let row, let column):
             return click(row: row, column: column)
+        case .rightClick(let row, let column):
+            return click(row: row, column: column, menu: true)
         default:
             break
         }
@@ -79,8 +81,10 @@ extension AppModel {
         }
     }
 
-    /// A click: on a chat in the list opens it; in the chat or the compose field focuses it.
-    private mutating func click(row: Int, column: Int) -> [AppEffect] {
+    /// A click: on a chat in the list opens it; on a message puts the item cursor on it (a
+    /// second click, or a right click, opens its actions menu); elsewhere in the chat it
+    /// focuses the compose field.
+    private mutating func click(row: Int, column: Int, menu: Bool = false) -> [AppEffect] {
         let listShown = !isNarrow || !narrowShowsChat || chat == nil
         let listWidth = isNarrow ? width : AppView.listWidth(width)
         if listShown, column < listWidth {
@@ -93,9 +97,17 @@ extension AppModel {
             focus = .list
             return openSelected()
         }
-        guard chat != nil else { return [] }
-        focus = .compose
-        return []
+        guard var chat else { return [] }
+        // The chat's header is row 0; its message area starts below it.
+        guard let hit = chat.drawnRows.first(where: { $0.rows.contains(row - 1) }) else {
+            focus = .compose
+            return []
+        }
+        let again = focus == .messages && chat.cursorItemId == hit.itemId
+        chat.cursorItemId = hit.itemId
+        self.chat = chat
+        focus = .messages
+        return menu || again ? handleMessagesKey(.key(.enter)) : []
     }
 
     /// Alt+C: all items → images → videos → voice → files → links → all again.

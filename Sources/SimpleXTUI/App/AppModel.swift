@@ -34,6 +34,9 @@ public enum AppEvent: Sendable {
     case shareRequested(id: Int, summary: String)
     /// The terminal is gone: the client ends as if the user quit.
     case terminalClosed
+    /// The terminal answered the device attributes query: the runtime learns whether it draws
+    /// sixels (the model has nothing to do with it).
+    case deviceAttributes(DeviceAttributes)
     /// What a search of every chat found, newest first.
     case globalResults(text: String, [FoundItem])
     /// Settings' results: the relays, one relay's test (nil: it answered), the service's state.
@@ -97,6 +100,8 @@ public enum AppEffect: Equatable, Sendable {
     case setAlias(contactId: Int64, alias: String)
     case setNotifications(contactId: Int64, NotificationChat.NotificationSetting)
     case setReceipts(contactId: Int64, Bool?)
+    /// One chat's own layout (nil: it follows the Appearance setting), written to GroupDefaults.
+    case setChatLayout(chat: String, ChatLayout?)
     case clearChat(contactId: Int64)
     case deleteContact(contactId: Int64)
 }
@@ -175,6 +180,8 @@ public struct AppModel: Sendable {
     public var preferences = SettingsValues()
     /// Layout, theme and time settings of the chat view (GroupDefaults chatLayout, currentTheme).
     public var chatSettings = ChatViewSettings(timeZone: .current)
+    /// Chats with a layout of their own (GroupDefaults chatLayoutByChat).
+    public var chatLayouts = ChatLayoutOverrides()
     public var now: Date
     /// The terminal has focus (focus reporting); notifications are shown while it has not.
     public var terminalFocused = true

@@ -49,9 +49,15 @@ public final class AppRuntime: Sendable {
         runner.withLock { $0 = effects }
         let view = AppView(layout: layout, symbols: SymbolSet.detect(environment: environment))
         var renderer = Renderer(colors: ColorCapability.detect(environment: environment))
+        var graphics = TerminalGraphics(environment: environment)
+        if let problem = graphics.problem { model.status = (problem, true) }
+        renderer.graphics = graphics.graphicsProtocol
+        if graphics.asksTerminal { try? session.write(TerminalGraphics.query) }
+        measureCells(view: view, renderer: &renderer)
         let reader = Task { [session] in
             for await event in session.events() {
                 switch event {
+                case .input(.deviceAttributes(let reply)): post(.deviceAttributes(reply))
                 case .input(let input): KeyInput.from(input).forEach { post(.key($0)) }
                 case .resize(let width, let height): post(.resize(width: width, height: height))
                 }
@@ -89,12 +95,31 @@ public final class AppRuntime: Sendable {
             }
             var effects: [AppEffect] = []
             for event in batch {
-                if case .resize = event { renderer.invalidate() }
+                switch event {
+                case .resize:
+                    renderer.invalidate()
+                    measureCells(view: view, renderer: &renderer)
+                case .deviceAttributes(let reply):
+                    graphics.answered(reply)
+                    renderer.graphics = graphics.graphicsProtocol
+                default:
+                    break
+                }
                 effects += model.update(event)
             }
             for effect in effects { await perform(effect, model: &model, renderer: &renderer, createProfile: createProfile) }
             if model.running { draw(&model, view: view, renderer: &renderer) }
         }
+        // kitty keeps transmitted images until told: free them before the screen goes.
+        try? session.write(renderer.releaseGraphics())
+    }
+
+    /// The terminal's cell size (at start and after a resize, which a font change also sends),
+    /// which pictures are fitted and encoded for.
+    private func measureCells(view: AppView, renderer: inout Renderer) {
+        let cell = session.cellPixelSize() ?? .typical
+        renderer.cell = cell
+        view.layouter.setCellPixelSize(cell)
     }
 
     /// Effects the runtime does itself (they need the terminal); the rest go to the core's queue.
@@ -106,6 +131,7 @@ public final class AppRuntime: Sendable {
         case .quit:
             model.running = false
         case .suspend:
+            try? session.write(renderer.releaseGraphics())
             try? session.suspend()
             renderer.invalidate()
             if let size = try? session.size() {
@@ -144,7 +170,12 @@ public final class AppRuntime: Sendable {
         let frame = Frame(
             width: model.width, height: model.height, lines: screen.lines,
             cursor: screen.cursor.map { ScreenPosition(row: $0.row, column: $0.column) })
-        let bytes = renderer.render(frame)
+        let store = view.layouter.pictures
+        let kind = renderer.graphics
+        let cell = renderer.cell
+        let bytes = renderer.render(frame) { picture in
+            kind.flatMap { store.graphics(picture, as: $0, cell: cell) }
+        }
         if !bytes.isEmpty { try? session.write(bytes) }
     }
 

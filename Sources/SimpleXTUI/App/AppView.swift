@@ -98,13 +98,14 @@ public struct AppView: Sendable {
             width: width, maxRows: composeRows,
             placeholder: chat.contact.ready ? "Message" : "connecting: messages are sent once connected", style: theme.compose)
         let chatHeight = max(1, height - 2 - composed.lines.count)
-        var settings = state.chatSettings
-        settings.userName = state.user?.profile.displayName ?? settings.userName
+        let settings = state.openChatSettings
         let itemLayout = layout ?? layouter.layouter(
             settings: settings, contactName: chat.contact.viewName, now: state.now, fileProgress: state.fileProgress)
         var drawn = chat.draw(
             width: width, height: chatHeight, layout: itemLayout,
-            layoutKey: layout == nil ? Self.layoutKey(settings, contact: chat.contact.viewName, now: state.now) : 0)
+            layoutKey: layout == nil
+                ? Self.layoutKey(settings, contact: chat.contact.viewName, now: state.now, layouter: layouter) : 0)
+        chat.drawnRows = drawn.rows
         if chat.loading, drawn.reachedTop {
             drawn.lines[0] = StyledLine("  loading…", Style(foreground: theme.secondary))
         }
@@ -131,11 +132,12 @@ public struct AppView: Sendable {
     }
 
     /// What every item's layout depends on besides the item: the settings, the contact's name,
-    /// the day (date separators say "today").
-    static func layoutKey(_ settings: ChatViewSettings, contact: String, now: Date) -> Int {
+    /// the day (date separators say "today"), the cell size pictures are fitted with.
+    static func layoutKey(_ settings: ChatViewSettings, contact: String, now: Date, layouter: ChatItemLayouter) -> Int {
         var hasher = Hasher()
         hasher.combine(settings)
         hasher.combine(contact)
+        hasher.combine(layouter.cellPixelSize)
         hasher.combine(Int(now.timeIntervalSince1970 / 86_400))
         return hasher.finalize()
     }

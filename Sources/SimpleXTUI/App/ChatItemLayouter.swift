@@ -48,8 +48,29 @@ public final class ChatItemLayouter: Sendable {
 
     /// How images are drawn in cells (Unicode blocks, or ASCII where the locale is not UTF-8).
     let symbols: SymbolSet
+    /// Where each picture's cells are registered, so the renderer can place the picture itself
+    /// over them (`Style.picture`) where the terminal has a graphics protocol.
+    public let pictures: PictureStore
+    /// The pixels of a cell, which set a picture's box in cells.
+    private let cell = Mutex(CellPixelSize.typical)
 
-    public init(symbols: SymbolSet = .unicode) { self.symbols = symbols }
+    public init(symbols: SymbolSet = .unicode, pictures: PictureStore = PictureStore()) {
+        self.symbols = symbols
+        self.pictures = pictures
+    }
+
+    /// The terminal's cell size changed (a new font size): pictures get new boxes, so every item
+    /// is laid out again.
+    public func setCellPixelSize(_ size: CellPixelSize) {
+        let changed = cell.withLock { cell in
+            defer { cell = size }
+            return cell != size
+        }
+        if changed { cache.withLock { $0 = Cache() } }
+    }
+
+    /// The cell size pictures are fitted with: another may change every item's lines.
+    public var cellPixelSize: CellPixelSize { cell.withLock { $0 } }
 
     /// A layouter for `contactName`'s chat with `settings`, at `now`, with file progress in
     /// percent by file id.
@@ -83,16 +104,12 @@ public final class ChatItemLayouter: Sendable {
                 ? self.viewItem(item, contactName: contactName, userName: settings.userName)
                 : ChatViewItem(
                     item, contactName: contactName, userName: settings.userName, fileProgress: progress,
-                    mediaCells: picture.map { CellSize(columns: $0.box.columns, rows: $0.box.rows) })
+                    mediaCells: picture.map { CellSize(columns: $0.id.box.columns, rows: $0.id.box.rows) })
             let viewOlder = older.map { self.viewItem($0, contactName: contactName, userName: settings.userName) }
             var laidOut = ChatViewLayout.layout(
                 for: viewItem, older: viewOlder, width: width, settings: settings, state: state, now: now)
-            if let picture, let media = laidOut.media, let drawn = try? picture.image.symbols(fitting: picture.box, using: self.symbols) {
-                // The image drawn into the box the layout left for it.
-                for (row, line) in drawn.enumerated() where media.line + row < laidOut.lines.count {
-                    let target = laidOut.lines[media.line + row]
-                    laidOut.lines[media.line + row] = target.overlaid(line, at: media.column, totalWidth: max(target.width, media.column + line.width))
-                }
+            if let picture, let media = laidOut.media {
+                self.draw(picture, into: &laidOut.lines, at: media)
             }
             let lines = laidOut.lines
             self.cache.withLock { cache in
@@ -117,19 +134,50 @@ public final class ChatItemLayouter: Sendable {
 
     /// The picture of an image item: the received or sent file once it is all here, else the
     /// thumbnail the message carries; fitted to at most 40×12 cells (less in a narrow chat).
-    private func picture(_ item: ChatItem, width: Int) -> (image: TerminalImage, box: CellBox)? {
+    private func picture(_ item: ChatItem, width: Int) -> (image: TerminalImage, id: PictureID)? {
         guard case .image(_, let thumbnail) = item.content, !item.deleted else { return nil }
-        var image: TerminalImage?
-        if let file = item.file, let path = file.filePath, file.status == .rcvComplete || file.direction == .sent {
-            image = try? TerminalImage(contentsOfFile: path)
+        var found: (TerminalImage, PictureStore.Source)?
+        if let file = item.file, let path = file.filePath,
+            file.status == .rcvComplete || file.direction == .sent, let image = try? TerminalImage(contentsOfFile: path)
+        {
+            found = (image, .file(path: path))
         }
-        if image == nil, let comma = thumbnail.firstIndex(of: ","), let data = Data(base64Encoded: String(thumbnail[thumbnail.index(after: comma)...])) {
-            image = try? TerminalImage(data: Array(data), name: "thumbnail")
+        if found == nil, let comma = thumbnail.firstIndex(of: ","),
+            let data = Data(base64Encoded: String(thumbnail[thumbnail.index(after: comma)...])),
+            let image = try? TerminalImage(data: Array(data), name: "thumbnail")
+        {
+            found = (image, .data(Array(data)))
         }
-        guard let image else { return nil }
+        guard let (image, source) = found else { return nil }
         let box = CellBox(columns: max(4, min(40, width - 6)), rows: 12)
-        guard let fitted = try? image.fittedSize(in: box), fitted.columns > 0, fitted.rows > 0 else { return nil }
-        return (image, fitted)
+        let cell = self.cell.withLock { $0 }
+        guard let fitted = try? image.fittedSize(in: box, cell: cell), fitted.columns > 0, fitted.rows > 0
+        else { return nil }
+        return (image, pictures.register(name: "item \(item.itemId)", source: source, box: fitted))
+    }
+
+    /// The picture drawn in symbols into the box the layout left for it, its cells tagged with
+    /// the picture's rows (`Style.picture`), padded to the box so the renderer sees it whole.
+    private func draw(
+        _ picture: (image: TerminalImage, id: PictureID), into lines: inout [StyledLine], at media: MediaPlacement
+    ) {
+        let cell = self.cell.withLock { $0 }
+        guard let drawn = try? picture.image.symbols(fitting: picture.id.box, using: symbols, cell: cell) else {
+            return
+        }
+        for row in 0..<picture.id.box.rows where media.line + row < lines.count {
+            let line = row < drawn.count ? drawn[row] : StyledLine()
+            let tag = PictureRow(picture: picture.id, row: row)
+            var tagged = StyledLine()
+            for span in line.padded(to: picture.id.box.columns).spans {
+                var style = span.style
+                style.picture = tag
+                tagged.append(span.text, style)
+            }
+            let target = lines[media.line + row]
+            lines[media.line + row] = target.overlaid(
+                tagged, at: media.column, totalWidth: max(target.width, media.column + tagged.width))
+        }
     }
 
     private static func insert(_ entry: Entry, for key: Key, into cache: inout Cache) {

@@ -18,10 +18,13 @@ extension KeyInput {
             case .wheelUp: return [.wheel(up: true)]
             case .wheelDown: return [.wheel(up: false)]
             case .press(.left): return [.click(row: mouse.position.row, column: mouse.position.column)]
+            case .press(.right): return [.rightClick(row: mouse.position.row, column: mouse.position.column)]
             default: return []
             }
         case .focus(let focused):
             return [.focus(focused)]
+        case .deviceAttributes:
+            return []
         }
     }
 }

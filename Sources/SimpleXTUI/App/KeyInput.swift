@@ -13,6 +13,8 @@ public enum KeyInput: Equatable, Sendable {
     case wheel(up: Bool)
     /// A click at (row, column), 0-based.
     case click(row: Int, column: Int)
+    /// A right click: the actions menu of the item under it.
+    case rightClick(row: Int, column: Int)
     case focus(Bool)
 }
 

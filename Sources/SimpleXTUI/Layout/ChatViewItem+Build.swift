@@ -21,7 +21,12 @@ extension ChatViewItem {
         case .report(let text, let reason): content = .report(MessageText(text), reason: reason)
         case .chat(let text, _): content = .chatLink(MessageText(text))
         case .unknown(let type, let text, _):
-            // The core stores what it cannot show as placeholders of these types.
+            // The core stores its event items, and what it cannot show, as content of these types.
+            if let event = item.event {
+                content = .event(Event(event))
+                sender = nil
+                break
+            }
             switch type {
             case "invalid": content = .invalid(text)
             case "contactDeleted":
@@ -35,7 +40,7 @@ extension ChatViewItem {
             quote: item.quote.map {
                 Quote(senderName: $0.sentByUser ? "you" : nil, text: Self.quoteText($0.content))
             },
-            forwarded: item.forwarded, edited: item.edited, status: sent ? item.status : nil,
+            forwarded: item.forwarded, edited: item.edited, status: sent && sender != nil ? item.status : nil,
             timedTTL: item.timed?.ttl, reactions: Self.counted(item.reactions),
             file: item.file.map {
                 File(name: $0.fileName, size: $0.fileSize, status: $0.status, progressBytes: fileProgress)

@@ -148,7 +148,7 @@ public struct ChatViewItem: Equatable, Sendable {
 
     /// Events the app makes items of from core events.
     public enum Event: Equatable, Sendable {
-        /// Messages lost between the relay and us: `N messages skipped`.
+        /// Messages lost between the relay and us: `N skipped message(s)`.
         case messagesSkipped(Int)
         /// A message that failed the integrity check: bad hash, bad id, duplicate.
         case messageError(String)

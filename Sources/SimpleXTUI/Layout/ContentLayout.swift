@@ -246,7 +246,7 @@ struct ContentLayout {
 
     static func eventText(_ event: ChatViewItem.Event) -> String {
         switch event {
-        case .messagesSkipped(let count): count == 1 ? "1 message skipped" : "\(count) messages skipped"
+        case .messagesSkipped(let count): "\(count) skipped message(s)"  // iOS's words
         case .messageError(let text): text
         case .decryptionError(let count):
             count <= 1 ? "decryption error" : "decryption error, \(count) messages"

@@ -52,6 +52,31 @@ public enum GraphicsSupport {
     }
 }
 
+/// `SIMPLEX_GRAPHICS` set to something other than a mode.
+public struct GraphicsOverrideError: Error, Equatable, CustomStringConvertible {
+    public let value: String
+    public var description: String {
+        "SIMPLEX_GRAPHICS=\(value) is not one of kitty, sixel, iterm, symbols: "
+            + "images are drawn as the terminal allows"
+    }
+}
+
+extension GraphicsSupport {
+    /// The mode `SIMPLEX_GRAPHICS` forces (kitty, sixel, iterm or iterm2, symbols), for a
+    /// terminal detection gets wrong and for tests; nil when it is unset or empty.
+    public static func forced(environment: [String: String]) throws(GraphicsOverrideError) -> ImageRendering?
+    {
+        guard let value = environment["SIMPLEX_GRAPHICS"], !value.isEmpty else { return nil }
+        switch value.lowercased() {
+        case "kitty": return .graphics(.kitty)
+        case "sixel": return .graphics(.sixel)
+        case "iterm", "iterm2": return .graphics(.iterm2)
+        case "symbols": return .symbols(SymbolSet.detect(environment: environment))
+        default: throw GraphicsOverrideError(value: value)
+        }
+    }
+}
+
 /// A terminal's reply to the primary device attributes query (`CSI c`): `CSI ? 62 ; 4 ; 22 c`,
 /// its conformance level and the features it lists.
 public struct DeviceAttributes: Equatable, Sendable {

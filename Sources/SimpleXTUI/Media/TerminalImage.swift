@@ -93,7 +93,9 @@ public struct TerminalImage: Sendable {
     }
 
     /// The image as lines of characters in truecolor: one line per row of the fitted size.
-    public func symbols(fitting box: CellBox, using symbols: SymbolSet = .unicode, cell: CellPixelSize = .typical)
+    public func symbols(
+        fitting box: CellBox, using symbols: SymbolSet = .unicode, cell: CellPixelSize = .typical
+    )
         throws(MediaError) -> [StyledLine]
     {
         let size = try fittedSize(in: box, cell: cell)
@@ -121,18 +123,33 @@ public struct TerminalImage: Sendable {
         throws(MediaError)
         -> GraphicsImage
     {
-        let size = try fittedSize(in: box, cell: cell)
-        let canvas = try makeCanvas(size, cell: cell, mode: .graphics(kind))
-        let bytes: [UInt8]
-        do { bytes = try canvas.printed() } catch { throw MediaError(subject: name, reason: error.reason) }
-        return GraphicsImage(bytes: bytes, columns: size.columns, rows: size.rows)
+        try graphics(kind, filling: try fittedSize(in: box, cell: cell), cell: cell)
     }
 
-    private func makeCanvas(_ size: CellBox, cell: CellPixelSize, mode: ImageRendering) throws(MediaError)
-        -> CanvasHandle
+    /// The image as the bytes of a graphics protocol covering exactly `box` (a box fitted before,
+    /// which fitting again could shrink by a cell): the picture at its own aspect at the top left,
+    /// the rest of the box transparent.
+    public func graphics(_ kind: GraphicsProtocol, filling box: CellBox, cell: CellPixelSize = .typical)
+        throws(MediaError)
+        -> GraphicsImage
+    {
+        guard box.columns > 0, box.rows > 0, cell.width > 0, cell.height > 0 else {
+            throw MediaError(subject: name, reason: .emptyBox(columns: box.columns, rows: box.rows))
+        }
+        let aspect = Double(box.columns * cell.width) / Double(box.rows * cell.height)
+        let canvas = try makeCanvas(
+            box, cell: cell, mode: .graphics(kind), pixels: pixels.padded(toAspect: aspect))
+        let bytes: [UInt8]
+        do { bytes = try canvas.printed() } catch { throw MediaError(subject: name, reason: error.reason) }
+        return GraphicsImage(bytes: bytes, columns: box.columns, rows: box.rows)
+    }
+
+    private func makeCanvas(_ size: CellBox, cell: CellPixelSize, mode: ImageRendering, pixels: Pixels? = nil)
+        throws(MediaError) -> CanvasHandle
     {
         do {
-            return try CanvasHandle(try CanvasConfigHandle(box: size, cell: cell, mode: mode), pixels: pixels)
+            return try CanvasHandle(
+                try CanvasConfigHandle(box: size, cell: cell, mode: mode), pixels: pixels ?? self.pixels)
         } catch {
             throw MediaError(subject: name, reason: error.reason)
         }

@@ -184,6 +184,8 @@ extension InputDecoder {
             else { return .event(length, nil) }
             event = MouseEvent(sgrCode: code, x: x, y: y, released: final == UInt8(ascii: "m")).map(
                 InputEvent.mouse)
+        case (UInt8(ascii: "?"), UInt8(ascii: "c")):
+            event = DeviceAttributes(reply: bytes[start...finalIndex]).map(InputEvent.deviceAttributes)
         case (nil, _) where fields.count < 2 || number(0, default: 1) == 1:
             // CSI 1 ; mod X; a first parameter other than 1 is a report (CSI row ; col R), not a key.
             event = cursorOrFunctionKey(final).map {

@@ -10,6 +10,9 @@ public enum InputEvent: Equatable, Sendable {
     case mouse(MouseEvent)
     /// The terminal window gained (true) or lost (false) focus.
     case focus(Bool)
+    /// Not the user: the terminal's reply to the device attributes query (`CSI c`), which says
+    /// whether it draws sixels.
+    case deviceAttributes(DeviceAttributes)
 }
 
 /// A key, apart from its modifiers.

@@ -1,4 +1,5 @@
-/// How a run of cells looks: colours, attributes and an OSC 8 link target.
+/// How a run of cells looks: colours, attributes, an OSC 8 link target, and the picture row the
+/// cells stand for (drawn with a graphics protocol where the terminal has one).
 ///
 /// Colours are what the layout asks for; the renderer lowers truecolor to the 256-colour palette
 /// or the 16 basic colours when the terminal has fewer, and drops colour under `NO_COLOR`.
@@ -8,14 +9,19 @@ public struct Style: Hashable, Sendable {
     public var attributes: Attributes
     /// OSC 8 hyperlink target, when the cells are a link.
     public var link: String?
+    /// The row of a picture's box these cells are: the renderer may place the picture over the
+    /// box instead of drawing the cells' own text (its symbols).
+    public var picture: PictureRow?
 
     public init(
-        foreground: Color = .default, background: Color = .default, attributes: Attributes = [], link: String? = nil
+        foreground: Color = .default, background: Color = .default, attributes: Attributes = [],
+        link: String? = nil, picture: PictureRow? = nil
     ) {
         self.foreground = foreground
         self.background = background
         self.attributes = attributes
         self.link = link
+        self.picture = picture
     }
 
     public static let plain = Style()

@@ -121,6 +121,19 @@ public final class TerminalSession: Sendable {
         return TerminalSize(width: Int(window.ws_col), height: Int(window.ws_row))
     }
 
+    /// The pixels of one cell, from the window's pixel size the terminal reports with its size;
+    /// nil where it reports none (many ptys, tmux).
+    public func cellPixelSize() -> CellPixelSize? {
+        var window = winsize()
+        let result = retryingOnInterruptIgnoringFailure { ioctl(outputDescriptor, UInt(TIOCGWINSZ), &window) }
+        guard result == 0, window.ws_col > 0, window.ws_row > 0, window.ws_xpixel >= window.ws_col,
+            window.ws_ypixel >= window.ws_row
+        else { return nil }
+        return CellPixelSize(
+            width: Int(window.ws_xpixel) / Int(window.ws_col),
+            height: Int(window.ws_ypixel) / Int(window.ws_row))
+    }
+
     /// Whether the session is in raw mode on the alternate screen.
     public var isEntered: Bool { state.withLock { $0.entered } }
 

@@ -23,6 +23,9 @@ public struct ChatViewState: Sendable {
     public internal(set) var scroll = 0
     /// The item under the cursor (message mode), nil in compose.
     public var cursorItemId: Int64?
+    /// Where the last frame drew each visible item: rows of the message area, by item id
+    /// (a click finds its item here).
+    public var drawnRows: [(itemId: Int64, rows: Range<Int>)] = []
     /// Selected items (selection mode).
     public var selectedIds: Set<Int64> = []
     /// Items that arrived while scrolled up.

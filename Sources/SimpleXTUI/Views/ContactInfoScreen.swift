@@ -1,11 +1,11 @@
 import Foundation
 import SimpleXChat
 
-/// Alt+I: the open chat's contact — profile, alias, notifications, delivery receipts, and
-/// clearing the chat or deleting the contact (both confirmed).
+/// Alt+I: the open chat's contact — profile, alias, notifications, delivery receipts, the
+/// chat's layout, and clearing the chat or deleting the contact (both confirmed).
 public struct ContactInfoScreen: Sendable {
     public enum Action: CaseIterable, Equatable, Sendable {
-        case alias, mute, receipts, clearChat, deleteContact
+        case alias, mute, receipts, layout, clearChat, deleteContact
     }
 
     /// What the app does after a key.
@@ -20,11 +20,18 @@ public struct ContactInfoScreen: Sendable {
     public var contact: ChatContact
     /// The user's own receipts setting, which a contact without one follows.
     public var userReceipts: Bool
+    /// This chat's own layout (nil: it follows `defaultLayout`, the Appearance setting).
+    public var layout: ChatLayout?
+    public var defaultLayout: ChatLayout
     public var selected = 0
 
-    public init(contact: ChatContact, userReceipts: Bool) {
+    public init(
+        contact: ChatContact, userReceipts: Bool, layout: ChatLayout? = nil, defaultLayout: ChatLayout = .terminal
+    ) {
         self.contact = contact
         self.userReceipts = userReceipts
+        self.layout = layout
+        self.defaultLayout = defaultLayout
     }
 
     /// The key of each action, shown beside it.
@@ -33,6 +40,7 @@ public struct ContactInfoScreen: Sendable {
         case .alias: "a"
         case .mute: "m"
         case .receipts: "r"
+        case .layout: "l"
         case .clearChat: "c"
         case .deleteContact: "x"
         }
@@ -48,6 +56,8 @@ public struct ContactInfoScreen: Sendable {
             case true?: "Delivery receipts: on"
             case false?: "Delivery receipts: off"
             }
+        case .layout:
+            layout.map { "Layout: \($0.rawValue) (this chat)" } ?? "Layout: default (\(defaultLayout.rawValue))"
         case .clearChat: "Clear chat (on this device)"
         case .deleteContact: "Delete contact"
         }
@@ -86,6 +96,16 @@ public struct ContactInfoScreen: Sendable {
                 case false?: nil
                 }
             return .effect(.setReceipts(contactId: id, next))
+        case .layout:
+            // default → the other layout → the default's own, kept for this chat → default
+            let other: ChatLayout = defaultLayout == .terminal ? .classic : .terminal
+            let next: ChatLayout? =
+                switch layout {
+                case nil: other
+                case defaultLayout?: nil
+                default: defaultLayout
+                }
+            return .effect(.setChatLayout(chat: "@\(id)", next))
         case .clearChat:
             return .confirm(
                 question: "Clear every message with \(contact.viewName) on this device? y / n",

@@ -42,6 +42,9 @@ public enum ItemAction: String, CaseIterable, Sendable {
 
     /// The actions that apply to `item` (only these are listed).
     public static func applicable(to item: ChatItem, contactReady: Bool) -> [ItemAction] {
+        // An item of the core's own (a gap, a feature change) is no message: nothing to reply
+        // to, react to, forward or edit (iOS offers only these on event items).
+        if item.event != nil { return [.info, .select, .deleteForMe] }
         var actions: [ItemAction] = []
         let live = !item.deleted
         if live, contactReady { actions.append(.reply) }

@@ -163,7 +163,8 @@ public enum CLICommand: Equatable, Sendable {
                 throw CLIParseError("\(error)")
             }
             switch command {
-            case .setSendReceipts, .setUserContactReceipts, .setAllContactReceipts, .setShowMessages:
+            case .setSendReceipts, .setUserContactReceipts, .setAllContactReceipts, .setShowMessages,
+                .setUserFeature, .setUserTimedMessages:
                 return .chatCommand(command)
             default: throw unknown
             }
@@ -252,6 +253,8 @@ public enum CLICommand: Equatable, Sendable {
         /smp <smp://...> ...    set your relays (used for new connections)
         /set receipts contacts on|off   send delivery receipts to contacts (new messages only)
         /receipts @<name> on|off|default  delivery receipts to one contact
+        /set voice|calls|delete|reactions always|yes|no  what you allow of a feature
+        /set disappear yes|no   whether you allow disappearing messages
         /mute @<name>, /unmute @<name>  no notifications from a chat, or again
         /q                      quit
         """

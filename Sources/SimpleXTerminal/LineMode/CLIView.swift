@@ -60,7 +60,13 @@ public struct CLIView: Sendable {
                 "to accept: /ac \(request.localDisplayName)",
                 "to reject: /rc \(request.localDisplayName) (the sender will NOT be notified)",
             ]
-        case .newItem(let contact, let item), .itemUpdated(let contact, let item), .itemDeleted(let contact, let item):
+        case .newItem(let contact, let item):
+            // As SimpleX's CLI: of the event items only an integrity error is printed as it comes
+            // (`alice> skipped message ID 3`); the others show in `/tail`.
+            if let made = item.event, !made.isIntegrityError { return [] }
+            return self.item(item, contact: contact)
+        case .itemUpdated(let contact, let item), .itemDeleted(let contact, let item):
+            if item.event != nil { return [] }  // a decryption error's count that grew
             return self.item(item, contact: contact)
         case .itemReaction(let contact, let item, let emoji, let add):
             let sign = add ? "+" : "-"
@@ -83,15 +89,45 @@ public struct CLIView: Sendable {
                     + (fullName.isEmpty || fullName == name ? "" : " (\(fullName))"),
                 "use @\(name) <message> to send messages",
             ]
+        case .contactPreferencesUpdated(let contact, let own, let old, let new):
+            return contactPreferencesUpdated(contact, user: own, from: old, to: new)
         case .contactSwitchedDevice(let contact):
             return ["\(contact.viewName): contact is connected to another client"]
-        case .integrityError(let contact, let what):
-            return ["\(contact.viewName): integrity error: \(what)"]
         case .file(let event):
             return fileEvent(event)
         case .error(let message):
             return ["error: \(message)"]
         }
+    }
+
+    /// A contact's changed preferences, as SimpleX's CLI prints them (`viewContactPrefsUpdated`):
+    /// `alice updated preferences for you:`, then for each that changed its state between you,
+    /// `Voice messages: off (you allow: default (yes), contact allows: no)`.
+    func contactPreferencesUpdated(
+        _ contact: ChatContact, user: ChatPreferences, from old: ChatPreferences, to new: ChatPreferences
+    ) -> [String] {
+        let changed = ChatFeature.allCases.compactMap { feature -> String? in
+            let theirs = new.preference(feature)
+            guard old.preference(feature) != theirs else { return nil }
+            let (enabled, param) = ChatPreferences.featureState(feature, user: user, contact: new)
+            // "default": this build has no preferences of the user's for one contact.
+            return "\(feature.name): \(ChatItemEvent.enabledText(feature, enabled, param: param))"
+                + " (you allow: default (\(user.preference(feature).text(feature))),"
+                + " contact allows: \(theirs.text(feature)))"
+        }
+        return changed.isEmpty ? [] : ["\(contact.viewName) updated preferences for you:"] + changed
+    }
+
+    /// The user's changed preferences, as SimpleX's CLI prints them (`viewPrefsUpdated`):
+    /// `updated preferences:`, then `Voice messages allowed: no` for each that changed.
+    public func preferencesUpdated(from old: Profile, to new: Profile) -> [String] {
+        let (before, after) = (ChatPreferences(json: old.preferences), ChatPreferences(json: new.preferences))
+        let changed = ChatFeature.allCases.compactMap { feature -> String? in
+            let preference = after.preference(feature)
+            guard before.preference(feature) != preference else { return nil }
+            return "\(feature.name) allowed: \(preference.text(feature))"
+        }
+        return changed.isEmpty ? [] : ["updated preferences:"] + changed
     }
 
     public func invitation(_ link: String) -> [String] {

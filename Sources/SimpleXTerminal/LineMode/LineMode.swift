@@ -285,8 +285,13 @@ struct LineMode {
             view.fileStatus(file, chunksDone: done, contact: try await chat.contact(id: file.contactId))
                 .forEach(output)
         case .chatCommand(let command):
-            if case .chatCmdError(_, let error) = await chat.execute(command) { throw error }
-            output("ok")
+            switch await chat.execute(command) {
+            case .chatCmdError(_, let error): throw error
+            case .userProfileUpdated(_, let from, let to, _):
+                view.preferencesUpdated(from: from, to: to).forEach(output)
+            case .userProfileNoChange: output("user profile did not change")
+            default: output("ok")
+            }
         case .help:
             CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 .forEach(output)

@@ -20,14 +20,16 @@ struct MessageIntegrityTests {
                 == .skipped(from: 5, to: 8))
     }
 
-    @Test func anOldOrRepeatedIdIsBadAndAWrongHashIsBadHash() {
+    @Test func anOldIdIsBadARepeatedOneADuplicateAndAWrongHashIsBadHash() {
         #expect(MessageIntegrity.check(id: 3, previousHash: hash, lastID: 4, lastHash: hash) == .badID(3))
-        #expect(MessageIntegrity.check(id: 4, previousHash: hash, lastID: 4, lastHash: hash) == .badID(4))
+        // As SimpleX's agent: the last id again (another message than the last, which its hash
+        // would have caught) is a duplicate id.
+        #expect(MessageIntegrity.check(id: 4, previousHash: hash, lastID: 4, lastHash: hash) == .duplicate)
         #expect(MessageIntegrity.check(id: 5, previousHash: [1], lastID: 4, lastHash: hash) == .badHash)
     }
 
     @Test func theStoredFormReadsBack() {
-        for integrity in [MessageIntegrity.ok, .badHash, .badID(12), .skipped(from: 3, to: 9)] {
+        for integrity in [MessageIntegrity.ok, .badHash, .badID(12), .skipped(from: 3, to: 9), .duplicate] {
             #expect(MessageIntegrity(stored: integrity.description) == integrity)
         }
         #expect(MessageIntegrity(stored: "skipped 3") == nil)

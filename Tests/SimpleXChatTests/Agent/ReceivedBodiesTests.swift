@@ -38,7 +38,7 @@ import TestSupport
         }
         #expect(
             try await bob.chat.chatItems(contactId: pair.aliceContact.contactId, .last(count: 10)).map(\.text)
-                == [kept])
+                == [ChatItemEvent.rcvDirectE2EEInfo.text, kept])
         await alice.chat.stop()
         await bob.chat.stop()
 

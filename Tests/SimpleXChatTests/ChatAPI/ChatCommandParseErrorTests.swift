@@ -23,6 +23,11 @@ import Testing
                 .invalid(command: "/set receipts all", reason: "expected on or off, found \"yes\"")
             ),
             ("/receipts bob on", .invalid(command: "/receipts", reason: "expected \"@\", found \"bob on\"")),
+            (
+                "/set voice maybe",
+                .invalid(command: "/set voice", reason: "expected always, yes, no, found \"maybe\"")
+            ),
+            ("/set disappear always", .invalid(command: "/set disappear", reason: "expected yes, no, found \"always\"")),
             ("/mute bob", .invalid(command: "/mute", reason: "expected \"@\", found \"bob\"")),
             (
                 #"/_settings @1 {"enableNtfs":"sometimes"}"#,

@@ -77,6 +77,9 @@ import Testing
         .setSendReceipts(contactName: "bob", enable: false),
         .setSendReceipts(contactName: "Bob B", enable: true),
         .setSendReceipts(contactName: "bob", enable: nil),
+        .setUserFeature(.voice, .no),
+        .setUserFeature(.fullDelete, .always),
+        .setUserTimedMessages(true),
         .apiSetChatSettings(.direct(1), ChatSettings(enableNtfs: .none, sendRcpts: nil, favorite: false)),
         .apiSetChatSettings(.direct(2), ChatSettings(enableNtfs: .mentions, sendRcpts: true, favorite: true)),
         .setShowMessages(contactName: "bob", enableNtfs: .none),
@@ -160,6 +163,11 @@ import Testing
             ),
             (.setShowMessages(contactName: "bob", enableNtfs: .none), "/mute @bob"),
             (.setShowMessages(contactName: "Bob B", enableNtfs: .all), "/unmute @'Bob B'"),
+            (.setUserFeature(.voice, .no), "/set voice no"),
+            (.setUserFeature(.fullDelete, .always), "/set delete always"),
+            (.setUserFeature(.reactions, .yes), "/set reactions yes"),
+            (.setUserFeature(.calls, .no), "/set calls no"),
+            (.setUserTimedMessages(false), "/set disappear no"),
         ]
         for (command, text) in expected { #expect(command.cmdString == text) }
     }
@@ -220,7 +228,7 @@ import Testing
                 "/_send", "/_send", "/_update", "/_delete", "/_reaction", "/_reaction", "/_forward",
                 "/_forward", "/_connect",
                 "/_connect", "/_accept", "/_address", "/_delete_address", "/_delete", "/_delete", "/_delete",
-                "/_delete", "/_profile",
+                "/_delete", "/_profile", "/set", "/set", "/set",
             ])
     }
 }

@@ -61,6 +61,9 @@ struct ChatControllerReadingTests {
         return User(chat: chat, events: events)
     }
 
+    /// The item each chat starts with once connected (SimpleX `rcvDirectE2EEInfo`), read.
+    static let e2eeInfo = ChatItemEvent.rcvDirectE2EEInfo.text
+
     /// Alice and bob, connected by alice's invitation, with the contact each has for the other.
     struct Pair {
         let alice: User
@@ -108,12 +111,12 @@ struct ChatControllerReadingTests {
         #expect(aliceExpired.map(\.itemId) == [sent.itemId])
         #expect(
             try await alice.chat.chatItems(contactId: bobContact.contactId, .last(count: 10)).map(\.text) == [
-                "stays", "goes in 60 s",
+                Self.e2eeInfo, "stays", "goes in 60 s",
             ])
         try await Task.sleep(for: .milliseconds(1_500))
         #expect(
             try await bob.chat.chatItems(contactId: aliceContact.contactId, .last(count: 10)).map(\.text) == [
-                "stays", "goes in 60 s", "goes in 1 s",
+                Self.e2eeInfo, "stays", "goes in 60 s", "goes in 1 s",
             ])
         #expect(try await bob.chat.chatList().first?.unreadCount == 3)
 
@@ -130,7 +133,7 @@ struct ChatControllerReadingTests {
         }
         #expect(bobExpired.map(\.itemId) == [received.itemId])
         let left = try await bob.chat.chatItems(contactId: aliceContact.contactId, .last(count: 10))
-        #expect(left.map(\.text) == ["stays", "goes in 60 s"])
+        #expect(left.map(\.text) == [Self.e2eeInfo, "stays", "goes in 60 s"])
         #expect(try await bob.chat.chatList().first?.unreadCount == 2)
         // Search and the named pages see the same chat.
         #expect(try await bob.chat.search("goes", in: nil).map(\.1.text) == ["goes in 60 s"])

@@ -35,6 +35,7 @@ struct ChatStoreWordIndexTests {
             tables == [
                 "chat_item_search", "chat_item_search_config", "chat_item_search_data",
                 "chat_item_search_docsize", "chat_item_search_idx",
+                "chat_item_search_purge",  // a count of removed entries, no text
             ])
     }
 
@@ -90,6 +91,43 @@ struct ChatStoreWordIndexTests {
         #expect(entries == 1)
     }
 
+    /// FTS5's delete only marks the words gone; their bytes stay in the file until the index's
+    /// segments are merged. The purge merges them when something was removed, and it runs as
+    /// the store closes (the core stopping): then no byte of the database holds the words.
+    @Test func theWordsOfADeletedMessageLeaveTheFileWhenTheStoreCloses() throws {
+        let fixture = try ChatStoreFixture()
+        let bob = try fixture.contact("bob")
+        let path = fixture.directory.appending("chat.db")
+        func fileHolds(_ word: String) throws -> Bool {
+            try fixture.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            return bytes.range(of: Data(word.utf8)) != nil
+        }
+        for index in 0..<20 { try fixture.text(bob, "filler message \(index)") }
+        let secret = try fixture.text(bob, "the okapiwhisper plan")
+        let edited = try fixture.text(bob, "meet at noon", sent: true)
+        for index in 0..<20 { try fixture.text(bob, "more filler \(index)") }
+        #expect(try fixture.store.purgeSearchIndex() == false, "nothing was removed yet")
+
+        try fixture.store.deleteItem(secret)
+        try fixture.store.updateContent(edited, .text("meet at five"))
+        #expect(try found(fixture, "okapiwhisper").isEmpty)
+        #expect(try fileHolds("okapiwhisper"), "FTS5 keeps the bytes until a merge")
+        #expect(try fixture.store.purgeSearchIndex())
+        #expect(try !fileHolds("okapiwhisper"))
+        #expect(try found(fixture, "five") == [edited.itemId], "the index still finds what is there")
+        #expect(try fixture.store.purgeSearchIndex() == false, "once is enough")
+
+        // Closing purges what was removed since.
+        let gone = try fixture.text(bob, "about the wombatsecret")
+        try fixture.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try fixture.store.deleteItem(gone)
+        fixture.store.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.range(of: Data("wombatsecret".utf8)) == nil)
+        #expect(bytes.range(of: Data("filler".utf8)) != nil, "the file is read as it is")
+    }
+
     @Test func anUpgradedDatabaseIndexesItsHistory() throws {
         let fixture = try ChatStoreFixture()
         let bob = try fixture.contact("bob")
@@ -102,7 +140,9 @@ struct ChatStoreWordIndexTests {
             """
             DROP TRIGGER chat_items_search_insert; DROP TRIGGER chat_items_search_delete;
             DROP TRIGGER chat_items_search_update; DROP TABLE chat_item_search;
-            DELETE FROM migrations WHERE name = '20261206_chat_item_search';
+            DROP TRIGGER chat_items_search_purge_delete; DROP TRIGGER chat_items_search_purge_update;
+            DROP TABLE chat_item_search_purge;
+            DELETE FROM migrations WHERE name IN ('20261206_chat_item_search', '20261207_chat_item_search_purge');
             """)
         try database.migrate(ChatSchema.migrations)
         #expect(try database.appliedMigrations() == ChatSchema.migrations.map(\.name))

@@ -47,6 +47,21 @@ import Testing
         #expect(NotificationContent.Source(event: .error("relay"), user: user) == nil)
     }
 
+    /// As SimpleX: errors, encryption notes and feature changes are items in the chat, never
+    /// notifications.
+    @Test func eventItemsNeverNotify() {
+        let events: [ChatItemEvent] = [
+            .rcvIntegrityError(.msgSkipped(from: 2, to: 4)), .rcvDecryptionError(.ratchetEarlier, count: 2),
+            .rcvDirectE2EEInfo, .rcvChatFeature(.voice, PrefEnabled(forUser: false, forContact: false), param: nil),
+            .rcvChatPreference(.timedMessages, .yes, param: 86400),
+        ]
+        for event in events {
+            #expect(NotificationContent.Source(event: .newItem(bob(), item(event.content)), user: user) == nil)
+        }
+        // (A message of an unknown type still notifies: only the core's own items are silent.)
+        #expect(content(.newItem(bob(), item(.placeholder(type: "poll", text: "a poll")))) != nil)
+    }
+
     @Test func aMutedChatNeverNotifiesAndMentionsOnlyNotifiesMentions() {
         var muted = bob()
         muted.enableNtfs = .none

@@ -155,10 +155,12 @@ extension ChatItem {
         jsonObject([
             "chatDir": Self.directionJSON(sent: direction == .sent),
             "meta": metaJSON,
-            "content": tagged(
-                direction == .sent ? "sndMsgContent" : "rcvMsgContent", ["msgContent": content.apiJSON]),
+            // An event item is its own content type (`rcvIntegrityError`, ...), as in SimpleX.
+            "content": event?.apiJSON
+                ?? tagged(direction == .sent ? "sndMsgContent" : "rcvMsgContent", ["msgContent": content.apiJSON]),
             "mentions": .object(JSONObject()),
-            "formattedText": .formattedText(Markdown.formattedText(text)),
+            // (SimpleX parses the markdown of messages only.)
+            "formattedText": event == nil ? .formattedText(Markdown.formattedText(text)) : nil,
             "quotedItem": quote.map(\.json),
             "reactions": .array(reactionCounts),
             "file": file.map(\.json),

@@ -46,6 +46,8 @@ extension ChatCommand {
         case .setUserContactReceipts(let enable, let clear):
             "/set receipts contacts \(onOff(enable)) clear_overrides=\(onOff(clear))"
         case .setAllContactReceipts(let enable): "/set receipts all \(onOff(enable))"
+        case .setUserFeature(let feature, let allowed): "/set \(feature.commandWord) \(allowed.rawValue)"
+        case .setUserTimedMessages(let allow): "/set disappear \(allow ? "yes" : "no")"
         case .setSendReceipts(let name, let enable):
             "/receipts @\(Self.quotedName(name)) " + (enable.map(onOff) ?? "default")
         case .apiSetChatSettings(let ref, let settings): "/_settings \(ref) \(settings.json.compactText)"

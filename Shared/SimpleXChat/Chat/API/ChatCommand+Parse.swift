@@ -82,6 +82,14 @@ extension ChatCommand {
         } else if s.keyword("/set receipts contacts") {
             let (enable, clear) = try receiptSettings(&s)
             command = .setUserContactReceipts(enable: enable, clearOverrides: clear)
+        } else if s.keyword("/set disappear") {
+            try s.expect(" ")
+            command = .setUserTimedMessages(try allowed(&s, ["yes", "no"]) == .yes)
+        } else if let feature = ChatFeature.allCases.first(where: {
+            $0 != .timedMessages && s.keyword("/set \($0.commandWord)")
+        }) {
+            try s.expect(" ")
+            command = .setUserFeature(feature, try allowed(&s, ["always", "yes", "no"]))
         } else if s.keyword("/set receipts all") {
             try s.expect(" ")
             command = .setAllContactReceipts(enable: try s.onOff())
@@ -254,6 +262,18 @@ extension ChatCommand {
         if s.take(" entity") { return .entity(notify: try notify(&s)) }
         if s.take(" messages") { return .messages }
         return .full(notify: try notify(&s))
+    }
+
+    /// One of `words` (`always`, `yes`, `no`), as what a feature is allowed.
+    private static func allowed(_ s: inout CommandScanner, _ words: [String]) throws(ChatCommandParseError)
+        -> FeatureAllowed
+    {
+        let word = s.word()
+        guard words.contains(word), let allowed = FeatureAllowed(rawValue: word) else {
+            let found = word.isEmpty ? "the end" : "\"\(word)\""
+            throw s.invalid("expected \(words.joined(separator: ", ")), found \(found)")
+        }
+        return allowed
     }
 
     /// SimpleX's `receiptSettings`: ` on|off`, then optionally ` clear_overrides=on|off` (off).

@@ -68,6 +68,12 @@ public enum ChatCommand: Equatable, Sendable {
     /// `/receipts @name on|off|default`: delivery receipts to one contact; `default` follows the
     /// user's setting.
     case setSendReceipts(contactName: String, enable: Bool?)
+    /// `/set voice|calls|delete|reactions always|yes|no`: what the user allows of a feature with
+    /// every contact (SimpleX `SetUserFeature`); sent in the profile, and told in each chat.
+    case setUserFeature(ChatFeature, FeatureAllowed)
+    /// `/set disappear yes|no`: whether the user allows disappearing messages (SimpleX
+    /// `SetUserTimedMessages`; the timer stays as it was).
+    case setUserTimedMessages(Bool)
     /// `/_settings @1 {"enableNtfs":"none","sendRcpts":null,"favorite":false}`: a chat's own
     /// settings, whole (SimpleX `APISetChatSettings`).
     case apiSetChatSettings(ChatRef, ChatSettings)
@@ -176,7 +182,8 @@ extension ChatCommand {
         switch self {
         case .apiSendMessages, .apiUpdateChatItem, .apiChatItemReaction, .apiForwardChatItems, .apiAddContact,
             .apiConnect,
-            .apiAcceptContact, .apiDeleteChat, .apiUpdateProfile, .apiCreateMyAddress, .apiDeleteMyAddress:
+            .apiAcceptContact, .apiDeleteChat, .apiUpdateProfile, .apiCreateMyAddress, .apiDeleteMyAddress,
+            .setUserFeature, .setUserTimedMessages:
             true
         case .apiDeleteChatItem(_, _, let mode): mode == .broadcast
         default: false

@@ -155,6 +155,16 @@ extension ChatController {
         case .setUserContactReceipts(let enable, let clear):
             try api { () throws(ChatError) in try setContactReceipts(enable: enable, clearOverrides: clear) }
             return .cmdOk(user: user)
+        case .setUserFeature(let feature, let allowed):
+            let preferences = ChatPreferences(json: user.profile.preferences)
+            let ttl = preferences.preference(feature).ttl
+            return try await updateUserPreferences(
+                preferences.setting(feature, FeaturePreference(allow: allowed, ttl: ttl)))
+        case .setUserTimedMessages(let allow):
+            let preferences = ChatPreferences(json: user.profile.preferences)
+            let ttl = preferences.preference(.timedMessages).ttl
+            return try await updateUserPreferences(
+                preferences.setting(.timedMessages, FeaturePreference(allow: allow ? .yes : .no, ttl: ttl)))
         case .setAllContactReceipts(let enable):
             // One user per database here: "all users" is this one, contacts' own settings kept.
             try api { () throws(ChatError) in try setContactReceipts(enable: enable, clearOverrides: false) }

@@ -115,7 +115,9 @@ extension ChatController {
         guard !profile.displayName.isEmpty, !profile.displayName.contains(" ") else {
             throw .commandError("the display name must be one word")
         }
-        if profile.displayName == old.displayName && profile.fullName == old.fullName {
+        if profile.displayName == old.displayName && profile.fullName == old.fullName
+            && ChatPreferences(json: profile.preferences) == ChatPreferences(json: old.preferences)
+        {
             return .userProfileNoChange(user: user)
         }
         let recipients = try api { () throws(ChatError) in
@@ -126,11 +128,19 @@ extension ChatController {
             return recipients
         }
         try await api { () async throws(ChatError) in
-            try await updateProfile(displayName: profile.displayName, fullName: profile.fullName)
+            try await updateProfile(
+                displayName: profile.displayName, fullName: profile.fullName, preferences: profile.preferences)
         }
         return .userProfileUpdated(
             user: user, fromProfile: old, toProfile: user.profile,
             updateSummary: UserProfileUpdateSummary(updateSuccesses: recipients.count, updateFailures: 0))
+    }
+
+    /// The user's profile with new preferences (`/set voice no`, ...).
+    func updateUserPreferences(_ preferences: ChatPreferences) async throws(ChatAPIError) -> ChatResponse {
+        var profile = user.profile
+        profile.preferences = preferences.json
+        return try await updateUserProfile(profile)
     }
 
     // MARK: - Lookups

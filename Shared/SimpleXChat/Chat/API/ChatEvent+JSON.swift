@@ -12,8 +12,9 @@ extension ChatEvent {
         case .itemReaction: "chatItemReaction"
         case .itemStatus: "chatItemsStatusesUpdated"
         case .contactUpdated: "contactUpdated"
+        case .contactPreferencesUpdated: "contactPrefsUpdated"
         case .contactSwitchedDevice: "contactAnotherClient"
-        case .integrityError, .error: "chatError"
+        case .error: "chatError"
         // SimpleX answers a read with cmdOk and tells no one; this core tells its own process.
         case .chatRead: "chatRead"
         case .file(let event): event.eventType
@@ -62,12 +63,20 @@ extension ChatEvent {
             return tagged(type, ["user": user.json, "added": .bool(add), "reaction": reaction.json])
         case .chatRead(let contact):
             return tagged(type, ["user": user.json, "chatInfo": ChatInfo.direct(contact: contact).json])
+        case .contactPreferencesUpdated(let contact, _, let old, let new):
+            var before = contact.json
+            var after = contact.json
+            if case .object(var members) = before {
+                members["preferences"] = old.json
+                before = .object(members)
+            }
+            if case .object(var members) = after {
+                members["preferences"] = new.json
+                after = .object(members)
+            }
+            return tagged(type, ["user": user.json, "fromContact": before, "toContact": after])
         case .contactUpdated(let contact, let old):
             return tagged(type, ["user": user.json, "fromContact": old.json, "toContact": contact.json])
-        case .integrityError(let contact, let description):
-            let error = ChatAPIError.internalError(
-                "message integrity error with \(contact.viewName): \(description)")
-            return tagged(type, ["user_": user.json, "chatError": error.json])
         case .error(let message):
             return tagged(type, ["user_": user.json, "chatError": ChatAPIError.internalError(message).json])
         case .file(let event):
