@@ -258,8 +258,8 @@ struct TUIBenchContext {
                 + "the page applied and drawn \(TUILatencies(aheadApplied).text)",
             "  resident memory every 1,000 pages (from the start): "
                 + memory.map(megabytes).joined(separator: ", ") + " (goal: flat); of which SQLite's heap: "
-                + sqlite.map(megabytes).joined(separator: ", ") + " (mostly the chat store's page cache, "
-                + "bounded at 32 MiB, filling with the history read); the rest: "
+                + sqlite.map(megabytes).joined(separator: ", ") + " (the chat store's page caches: the "
+                + "main one's 32 MiB, and the 1 MiB of the connection that reads the pages scrolled to); the rest: "
                 + zip(memory, sqlite).map { megabytes($0 - $1) }.joined(separator: ", "),
         ]
     }

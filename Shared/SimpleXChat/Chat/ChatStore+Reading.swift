@@ -102,9 +102,9 @@ extension ChatStore {
     ) throws(ChatError) -> [ChatItem] {
         let query = try search.map { text throws(ChatError) in try searchQuery(text) }
         let mode: ChatSchema.Reading.Search = query.map { $0.usesIndex ? .index : .scan } ?? .none
-        func page(_ direction: ChatSchema.Reading.Direction, _ cursor: Int64, _ count: Int) throws(ChatError)
-            -> [ChatItem]
-        {
+        func page(
+            _ direction: ChatSchema.Reading.Direction, _ cursor: Int64, _ count: Int, scrolling: Bool = false
+        ) throws(ChatError) -> [ChatItem] {
             guard count > 0 else { return [] }
             let patterns = query?.likePatterns ?? []
             let sql = Self.pageSQL(direction, tag: filter != nil, search: mode, literalWords: patterns.count)
@@ -117,7 +117,8 @@ extension ChatStore {
                 tag: filter != nil, search: mode, literalWords: patterns.count)
             var items: [ChatItem] = []
             items.reserveCapacity(count)
-            try forEachRow(sql, StatementArguments(Array(arguments.prefix(used)))) { row throws(ChatError) in
+            try forEachRow(sql, StatementArguments(Array(arguments.prefix(used))), scrolling: scrolling) {
+                row throws(ChatError) in
                 items.append(try decodeItem(row))
             }
             return items
@@ -126,9 +127,9 @@ extension ChatStore {
         case .last(let count):
             return try withReactions(page(.before, .max, count).reversed())
         case .before(let id, let count):
-            return try withReactions(page(.before, id, count).reversed())
+            return try withReactions(page(.before, id, count, scrolling: true).reversed())
         case .after(let id, let count):
-            return try withReactions(page(.after, id, count))
+            return try withReactions(page(.after, id, count, scrolling: true))
         case .around(let id, let count):
             // The item itself is the newest of the page before id + 1.
             let older = try page(.before, id == .max ? id : id + 1, count + 1)
