@@ -23,7 +23,8 @@ enum ChatDatabaseBuilder {
 
     /// `contacts` chats holding `items` items in all; the first chat gets half of them, the rest
     /// share the other half, interleaved in arrival order as a busy account's would be. One item
-    /// in 20 is an image, one in 50 mentions "lunch", three early items of the long chat "zebra";
+    /// in 20 is an image, one in 50 of each chat's mentions "lunch", three early items of the
+    /// long chat "zebra";
     /// one in 50 has a reaction; the last items of each chat are unread.
     static func build(in groupDirectory: String, contacts: Int, items: Int) throws -> ChatBenchDatabase {
         let user = try ChatController.createUser(
@@ -79,7 +80,8 @@ enum ChatDatabaseBuilder {
                     words.randomElement(using: &random) ?? ""
                 }
                 .joined(separator: " ")
-                if index % 50 == 7 { text += " lunch?" }
+                // Every 50th of the long chat's (even) and of the others' (odd) indices.
+                if (index / 2) % 50 == 7 { text += " lunch?" }
                 if long && [1_000, 2_000, 3_000].contains(longChatItems) { text += " zebra" }
                 let content: MsgContent = index % 20 == 4 ? .image(text: text, image: thumbnail) : .text(text)
                 let unread = !sent && index >= items - 4 * contacts
@@ -114,6 +116,16 @@ enum ChatDatabaseBuilder {
             try database.fetchValue(
                 Int.self, "SELECT count(*) FROM chat_items WHERE contact_id = ?",
                 arguments: [contactIds.first]) ?? 0
+        // Databases built before "lunch" was in the long chat (every 50th index, all odd) would
+        // time a search that finds nothing there.
+        let lunch =
+            try database.fetchValue(
+                Int.self, "SELECT count(*) FROM chat_item_search WHERE chat_item_search MATCH ?",
+                arguments: ["chat : c\(contactIds.first ?? 0) AND item_text : lunch"]) ?? 0
+        guard lunch > 0 else {
+            throw RelayBenchError(
+                "\(groupDirectory) holds a database built before \"lunch\" was in the long chat: remove it to rebuild")
+        }
         return ChatBenchDatabase(
             groupDirectory: groupDirectory, userId: userId, contactIds: contactIds, items: items,
             longChatItems: long)

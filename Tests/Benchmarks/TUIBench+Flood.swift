@@ -110,7 +110,7 @@ extension TUIBenchContext {
                 if case .core(.newItem) = event { applied += 1 }
                 asked += client.model.update(event)
             }
-            let (_, load) = client.frame()
+            let (_, load, _) = client.frame()
             let end = clock.now
             for effect in asked + (load.map { [$0] } ?? []) where TUIBenchClient.runsInCore(effect) {
                 counters.asked.withLock { $0[FloodCounters.kind(effect), default: 0] += 1 }

@@ -99,20 +99,12 @@ final class TUIBenchClient {
         }
     }
 
-    /// Draws, renders and writes one frame (AppRuntime.draw): the bytes written, and the page the
-    /// view asked for when it reached the end of the window.
-    func frame() -> (bytes: Int, load: AppEffect?) {
+    /// Draws, renders and writes one frame (AppRuntime.draw): the bytes written, the page the
+    /// view asked for as it neared the end of the window, and whether it shows that end (so the
+    /// user waits for the page).
+    func frame() -> (bytes: Int, load: AppEffect?, waits: Bool) {
         let screen = view.draw(&model)
-        var load: AppEffect?
-        if screen.wantsOlder, let chat = model.chat, let oldest = chat.items.first {
-            model.chat?.loading = true
-            load = .loadOlder(
-                contactId: chat.contact.contactId, before: oldest.itemId, count: ChatViewState.pageSize)
-        } else if screen.wantsNewer, let chat = model.chat, let newest = chat.items.last {
-            model.chat?.loading = true
-            load = .loadNewer(
-                contactId: chat.contact.contactId, after: newest.itemId, count: ChatViewState.pageSize)
-        }
+        let load = model.pageRequest(screen)
         let frame = Frame(
             width: model.width, height: model.height, lines: screen.lines,
             cursor: screen.cursor.map { ScreenPosition(row: $0.row, column: $0.column) })
@@ -120,23 +112,33 @@ final class TUIBenchClient {
         if !bytes.isEmpty {
             _ = bytes.withUnsafeBytes { Glibc.write(sink, $0.baseAddress, $0.count) }
         }
-        return (bytes.count, load)
+        return (bytes.count, load, screen.reachedEnd)
     }
 
     /// A frame, and while the view asks for a page: the page loaded (the real query), applied and
     /// drawn again. Returns the bytes of every frame and how many pages were loaded.
     func frameServingLoads() async -> (bytes: Int, pages: Int) {
-        var (bytes, load) = frame()
+        let drawn = await frameAhead(servingAhead: true)
+        return (drawn.bytes, drawn.pages)
+    }
+
+    /// A frame as the user waits for it: a page the view needs because it shows the window's
+    /// end is loaded, applied and drawn again (all of that is waited for); a page asked for
+    /// ahead of that is returned unserved (`servingAhead` false): in the client it runs on the
+    /// core's worker and arrives between keystrokes.
+    func frameAhead(servingAhead: Bool) async -> (bytes: Int, pages: Int, ahead: AppEffect?) {
+        var (bytes, load, waits) = frame()
         var pages = 0
         while let effect = load {
+            guard waits || servingAhead else { return (bytes, pages, effect) }
             await serve(effect)
             await settle()
             pages += 1
             let next = frame()
             bytes += next.bytes
-            load = next.load
+            (load, waits) = (next.load, next.waits)
         }
-        return (bytes, pages)
+        return (bytes, pages, nil)
     }
 }
 

@@ -30,4 +30,20 @@ struct ChatItemLayouterTests {
                     settings: ChatViewSettings(timeZone: TimeZone(identifier: "UTC")!), contactName: "alice",
                     now: AppFixture.now, fileProgress: [:])(items[count - 1], nil, 80, Self.state))
     }
+
+    @Test func anItemParsedAsTheOneAboveAnotherShowsItsEditWhenLaidOut() {
+        let layouter = ChatItemLayouter()
+        let layout = layouter.layouter(
+            settings: ChatViewSettings(timeZone: TimeZone(identifier: "UTC")!), contactName: "alice",
+            now: AppFixture.now, fileProgress: [:])
+        let first = AppFixture.item(1, "first version")
+        _ = layout(AppFixture.item(2, "below it", at: 10), first, 80, Self.state)
+        #expect(layout(first, nil, 80, Self.state).contains { $0.text.contains("first version") })
+        // Edited after its text was parsed as the item above item 2.
+        var edited = first
+        edited.content = .text("second version")
+        let lines = layout(edited, nil, 80, Self.state)
+        #expect(lines.contains { $0.text.contains("second version") })
+        #expect(!lines.contains { $0.text.contains("first version") })
+    }
 }

@@ -40,3 +40,16 @@ struct CoreEffectQueueTests {
         #expect(ran == 2)
     }
 }
+
+extension CoreEffectQueueTests {
+    @Test func aSearchStillWaitingWhenAnotherIsAskedForIsNotRun() async {
+        let queue = CoreEffectQueue()
+        queue.enqueue(.search(contactId: 1, text: "lun", before: nil, count: 20))
+        queue.enqueue(.markRead(contactId: 1))
+        queue.enqueue(.search(contactId: 1, text: "lunch", before: nil, count: 20))
+        queue.finish()
+        var ran: [AppEffect] = []
+        await queue.run { ran.append($0) }
+        #expect(ran == [.markRead(contactId: 1), .search(contactId: 1, text: "lunch", before: nil, count: 20)])
+    }
+}

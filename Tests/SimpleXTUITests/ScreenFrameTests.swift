@@ -61,4 +61,23 @@ import Testing
         #expect(frame.cells.allSatisfy { !$0.grapheme.unicodeScalars.contains { $0.value < 0x20 } })
         #expect(frame.rows == ["a\u{FFFD}[2Jb  "])
     }
+
+    @Test func aFrameOfLinesHasTheCellsDrawingThemOnABlankFrameGives() {
+        // Styled spans, ASCII and not, wide characters at and across the edge, a tab, marks and
+        // zero-width characters, controls, an empty line, a line too long.
+        let bold = Style(attributes: .bold)
+        var mixed = StyledLine("ab ", bold)
+        mixed.append("日本", Style(foreground: .palette(2)))
+        mixed.append("\tc\u{301}\u{200B}d\u{1B}", .plain)
+        var edge = StyledLine("abc")
+        edge.append("日", bold)
+        let lines = [
+            mixed, edge, StyledLine(), StyledLine(String(repeating: "x", count: 12)), StyledLine("─│👍🏽 ok"),
+        ]
+        for width in [4, 5, 8, 12] {
+            var drawn = Frame(width: width, height: 6)
+            for (row, line) in lines.enumerated() { drawn.draw(line, row: row, column: 0) }
+            #expect(Frame(width: width, height: 6, lines: lines) == drawn, "at width \(width)")
+        }
+    }
 }

@@ -31,6 +31,17 @@ import Testing
         #expect(TextWidth.graphemes("a👩‍👩‍👧é").map(\.text) == ["a", "👩‍👩‍👧", "é"])
     }
 
+    @Test func asciiBesideOtherCharactersInOneTextSplitsTheSame() {
+        // ASCII runs in a text that is not all ASCII (a rule line, an accent, an emoji): each
+        // character its own grapheme, and a mark still joins the letter before it.
+        let graphemes = TextWidth.graphemes("ab─cd e\u{301}f 👍🏽g\u{301}h")
+        #expect(
+            graphemes.map(\.text) == [
+                "a", "b", "─", "c", "d", " ", "e\u{301}", "f", " ", "👍🏽", "g\u{301}", "h",
+            ])
+        #expect(graphemes.map(\.width) == [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1])
+    }
+
     @Test func truncationNeverSplitsAWideCharacter() {
         let line = StyledLine("ab日本語")
         #expect(line.truncated(to: 5).text == "ab日…")

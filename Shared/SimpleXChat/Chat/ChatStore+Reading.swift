@@ -100,11 +100,11 @@ extension ChatStore {
         _ user: ChatUser, contactId: Int64, _ pagination: ChatPagination, filter: ChatContentFilter? = nil,
         search: String? = nil
     ) throws(ChatError) -> [ChatItem] {
-        let query = search.map(ChatSearchQuery.init)
+        let query = try search.map { text throws(ChatError) in try searchQuery(text) }
         let mode: ChatSchema.Reading.Search = query.map { $0.usesIndex ? .index : .scan } ?? .none
-        func page(_ direction: ChatSchema.Reading.Direction, _ cursor: Int64, _ count: Int) throws(ChatError)
-            -> [ChatItem]
-        {
+        func page(
+            _ direction: ChatSchema.Reading.Direction, _ cursor: Int64, _ count: Int, scrolling: Bool = false
+        ) throws(ChatError) -> [ChatItem] {
             guard count > 0 else { return [] }
             let patterns = query?.likePatterns ?? []
             let sql = Self.pageSQL(direction, tag: filter != nil, search: mode, literalWords: patterns.count)
@@ -117,7 +117,8 @@ extension ChatStore {
                 tag: filter != nil, search: mode, literalWords: patterns.count)
             var items: [ChatItem] = []
             items.reserveCapacity(count)
-            try forEachRow(sql, StatementArguments(Array(arguments.prefix(used)))) { row throws(ChatError) in
+            try forEachRow(sql, StatementArguments(Array(arguments.prefix(used))), scrolling: scrolling) {
+                row throws(ChatError) in
                 items.append(try decodeItem(row))
             }
             return items
@@ -126,9 +127,9 @@ extension ChatStore {
         case .last(let count):
             return try withReactions(page(.before, .max, count).reversed())
         case .before(let id, let count):
-            return try withReactions(page(.before, id, count).reversed())
+            return try withReactions(page(.before, id, count, scrolling: true).reversed())
         case .after(let id, let count):
-            return try withReactions(page(.after, id, count))
+            return try withReactions(page(.after, id, count, scrolling: true))
         case .around(let id, let count):
             // The item itself is the newest of the page before id + 1.
             let older = try page(.before, id == .max ? id : id + 1, count + 1)
@@ -193,7 +194,7 @@ extension ChatStore {
     {
         guard count > 0 else { return [] }
         guard let contactId else {
-            let query = ChatSearchQuery(text)
+            let query = try searchQuery(text)
             let mode: ChatSchema.Reading.Search = query.usesIndex ? .index : .scan
             let patterns = query.likePatterns
             let arguments: [(any DatabaseValueConvertible)?] =
@@ -207,6 +208,25 @@ extension ChatStore {
         }
         return try items(user, contactId: contactId, .before(id: before ?? .max, count: count), search: text)
             .reversed()
+    }
+
+    /// What `text` searches for, its last word matched whole when the index holds no longer word
+    /// starting with it: the same items, without FTS5 reading every posting of the prefix before
+    /// the first result (`ChatSchema.searchTerms`). Only for an ASCII word, which the tokenizer
+    /// just lower-cases, so the word is the term it looks for.
+    func searchQuery(_ text: String) throws(ChatError) -> ChatSearchQuery {
+        var query = ChatSearchQuery(text)
+        guard query.lastWordIsPrefix, let last = query.indexedWords.last, last.allSatisfy(\.isASCII) else {
+            return query
+        }
+        let term = last.lowercased()
+        // No term holds a control character, so every longer word starting with `term` sorts
+        // at or after this, and the first term there starts with `term` if any does.
+        let next: String? = try row(ChatSchema.termFrom, [term + "\u{1}"]).map { row throws(ChatError) in
+            try column(row, 0)
+        }
+        if next.map({ $0.utf8.starts(with: term.utf8) }) != true { query.lastWordIsPrefix = false }
+        return query
     }
 
     func search(_ user: ChatUser, _ contact: ChatContact?, text: String, count: Int) throws(ChatError)

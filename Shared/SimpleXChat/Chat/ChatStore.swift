@@ -13,6 +13,7 @@ final class ChatStore {
             // The chat list and open chats read the newest page of every chat, spread over a large
             // file; 32 MiB of cache (SQLite's default is 2) keeps those pages after the first read.
             try database.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+            try database.execute(ChatSchema.searchTerms)
         } catch {
             throw .store("cannot open \(path): \(error)")
         }
@@ -24,11 +25,44 @@ final class ChatStore {
 
     func close() {
         try? purgeSearchIndex()
+        if let history {
+            history.statements.removeAll()
+            try? history.database.close()
+            self.history = nil
+        }
         statements.removeAll()
         try? database.close()
     }
 
     private lazy var statements = StatementCache(database)
+
+    /// A second, read-only connection for the pages of scrolling (`before` / `after` a shown
+    /// item), with a cache of its own of `historyCacheKiB`: scrolling back through a long
+    /// chat reads each page once, and in the main connection those pages filled its 32 MiB
+    /// cache, so the client grew by 37 MB over 10,000 pages scrolled back. The chat list and
+    /// the newest pages keep the main cache. Opened at the first such page; WAL lets it read
+    /// what the main connection committed.
+    private var history: (database: Database, statements: StatementCache)?
+    private var historyUnavailable = false
+    static let historyCacheKiB = 1_024
+
+    /// The statements for a scrolling page: the history connection's, or the main ones when
+    /// it cannot be opened or the main connection is in a transaction (whose writes only it sees).
+    func scrollingStatements() -> StatementCache {
+        if database.isInTransaction || historyUnavailable { return statements }
+        if let history { return history.statements }
+        do {
+            let connection = try Database(path: database.path)
+            try connection.execute("PRAGMA query_only = ON")
+            try connection.execute("PRAGMA cache_size = -\(Self.historyCacheKiB)")
+            let opened = (database: connection, statements: StatementCache(connection))
+            history = opened
+            return opened.statements
+        } catch {
+            historyUnavailable = true
+            return statements
+        }
+    }
 
     /// Drops the words of deleted and edited messages from the search index for good: FTS5's
     /// delete only marks them, and their bytes stay in older segments until a merge. 'optimize'
@@ -60,10 +94,12 @@ final class ChatStore {
     /// Calls `body` with each row of `sql`, read in place (`Statement.forEachRowInPlace`): for
     /// the lists and pages that decode many rows into records.
     func forEachRow(
-        _ sql: String, _ arguments: StatementArguments = [], _ body: (StatementRow) throws(ChatError) -> Void
+        _ sql: String, _ arguments: StatementArguments = [], scrolling: Bool = false,
+        _ body: (StatementRow) throws(ChatError) -> Void
     ) throws(ChatError) {
         do {
-            try statements.prepared(sql).forEachRowInPlace(arguments: arguments) { row in try body(row) }
+            let cache = scrolling ? scrollingStatements() : statements
+            try cache.prepared(sql).forEachRowInPlace(arguments: arguments) { row in try body(row) }
         } catch let error as ChatError {
             throw error
         } catch {

@@ -38,10 +38,18 @@ extension Unicode.Scalar {
 }
 
 extension String {
-    /// A string of these scalars.
+    /// A string of these scalars. Encoded into UTF-8 bytes first: appending scalars one by one
+    /// to a scalar view was most of the markdown parser's time (a string for every word).
     init(scalars: some Sequence<Unicode.Scalar>) {
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars)
-        self = String(view)
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(scalars.underestimatedCount)
+        for scalar in scalars {
+            if scalar.isASCII {
+                utf8.append(UInt8(truncatingIfNeeded: scalar.value))
+            } else {
+                UTF8.encode(scalar) { utf8.append($0) }
+            }
+        }
+        self = String(decoding: utf8, as: UTF8.self)
     }
 }

@@ -80,10 +80,10 @@ public struct AppEffects: Sendable {
             report(.chatOpened(contact, items, firstUnreadId: nil, focusId: nil))
         case .loadOlder(let contactId, let before, let count, let filter):
             let items = try await chat.chatItems(contactId: contactId, .before(id: before, count: count), filter: filter)
-            report(.olderPage(contactId: contactId, items, requested: count))
+            report(.olderPage(contactId: contactId, before: before, items, requested: count))
         case .loadNewer(let contactId, let after, let count, let filter):
             let items = try await chat.chatItems(contactId: contactId, .after(id: after, count: count), filter: filter)
-            report(.newerPage(contactId: contactId, items, requested: count))
+            report(.newerPage(contactId: contactId, after: after, items, requested: count))
         case .send(let contactId, let text, let quoting):
             let name = try await chat.contact(id: contactId).localDisplayName
             let item = try await chat.send(to: name, Self.messageContent(text, groupDirectory: groupDirectory), quoting: quoting)
@@ -147,10 +147,14 @@ public struct AppEffects: Sendable {
         case .saveToDownloads(let path, let name):
             let target = try Self.copyToDownloads(path, name: name, environment: environment)
             report(.notice("saved to \(target)"))
-        case .search(let contactId, let text):
+        case .search(let contactId, let text, let before, let count):
             let name = try await chat.contact(id: contactId).localDisplayName
-            let found = try await chat.search(text, in: name, count: 200)
-            report(.searchResults(contactId: contactId, text: text, found.map(\.1)))
+            // One more than asked says whether older results exist.
+            let found = try await chat.search(text, in: name, before: before, count: count + 1)
+            report(
+                .searchResults(
+                    contactId: contactId, text: text, before: before, found.prefix(count).map(\.1),
+                    more: found.count > count))
         case .searchAll(let text):
             let found = try await chat.search(text, in: nil, count: 100)
             report(.globalResults(text: text, found.map { FoundItem(contact: $0.0, item: $0.1) }))

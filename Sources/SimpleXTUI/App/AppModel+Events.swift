@@ -29,13 +29,13 @@ extension AppModel {
             }
             chat = opened
             return markReadEffects()
-        case .olderPage(let contactId, let items, let requested):
+        case .olderPage(let contactId, let before, let items, let requested):
             guard chat?.contact.contactId == contactId else { return [] }
-            chat?.prependOlder(items, requested: requested)
+            chat?.prependOlder(items, requested: requested, before: before)
             return []
-        case .newerPage(let contactId, let items, let requested):
+        case .newerPage(let contactId, let after, let items, let requested):
             guard chat?.contact.contactId == contactId else { return [] }
-            chat?.appendNewer(items, requested: requested)
+            chat?.appendNewer(items, requested: requested, after: after)
             return []
         case .ownItem(let contactId, let item):
             if chat?.contact.contactId == contactId {
@@ -60,20 +60,8 @@ extension AppModel {
         case .address(let link):
             overlays.append(.link(title: "Your SimpleX address: anyone with it can ask to connect (c copies)", link: link))
             return []
-        case .searchResults(let contactId, let text, let items):
-            guard chat?.contact.contactId == contactId else { return [] }
-            if let newest = items.first {
-                status = ("\(items.count) found for “\(text)”: n / N next and previous", false)
-                chat?.cursorItemId = newest.itemId
-                focus = .messages
-                searchResults = items.map(\.itemId)
-                if chat?.items.contains(where: { $0.itemId == newest.itemId }) == false {
-                    return [.openChat(contactId: contactId, around: newest.itemId)]
-                }
-            } else {
-                status = ("nothing found for “\(text)”", true)
-            }
-            return []
+        case .searchResults(let contactId, let text, let before, let items, let more):
+            return searchPage(contactId: contactId, text: text, before: before, items, more: more)
         case .info(let title, let lines):
             overlays.append(.info(title: title, lines: lines, scroll: 0))
             return []
@@ -85,6 +73,7 @@ extension AppModel {
         case .failed(let message):
             status = (message, true)
             if chat?.loading == true { chat?.loading = false }
+            if search?.loading == true { search?.pageFailed() }
             return []
         case .notice(let message):
             status = (message, false)
@@ -210,5 +199,67 @@ extension AppModel {
         chat.replace(item)
         self.chat = chat
         return []
+    }
+}
+
+extension AppModel {
+    /// A page of the open chat's search: the first shows the newest result; a later one, asked
+    /// for as the user stepped past the last result, the first of it.
+    mutating func searchPage(contactId: Int64, text: String, before: Int64?, _ items: [ChatItem], more: Bool)
+        -> [AppEffect]
+    {
+        guard chat?.contact.contactId == contactId, var search,
+            search.receive(contactId: contactId, text: text, before: before, items, more: more)
+        else { return [] }
+        self.search = search
+        if before != nil {
+            guard search.takeStepOnArrival(), let first = items.first, var chat else { return [] }
+            self.search = search
+            defer { self.chat = chat }
+            return showSearchResult(first.itemId, in: &chat)
+        }
+        guard let newest = items.first else {
+            status = ("nothing found for “\(text)”", true)
+            return []
+        }
+        status = ("\(search.countText) found for “\(text)”: n / N next and previous", false)
+        focus = .messages
+        chat?.cursorItemId = newest.itemId
+        if chat?.items.contains(where: { $0.itemId == newest.itemId }) == false {
+            return [.openChat(contactId: contactId, around: newest.itemId)]
+        }
+        return []
+    }
+
+    /// The cursor on search result `id`, the chat opened around it when the window does not
+    /// hold it.
+    mutating func showSearchResult(_ id: Int64, in chat: inout ChatViewState) -> [AppEffect] {
+        chat.cursorItemId = id
+        if let search {
+            status = ("result \((search.results.firstIndex(of: id) ?? 0) + 1) of \(search.countText)", false)
+        }
+        if !chat.items.contains(where: { $0.itemId == id }) {
+            return [.openChat(contactId: chat.contact.contactId, around: id)]
+        }
+        return []
+    }
+
+    /// The page of the open chat that the drawn `screen` asks for, older first, or nil; the chat
+    /// is then loading until the page comes (no second request meanwhile).
+    public mutating func pageRequest(_ screen: AppView.Screen) -> AppEffect? {
+        guard let chat else { return nil }
+        if screen.wantsOlder, let oldest = chat.items.first {
+            self.chat?.loading = true
+            return .loadOlder(
+                contactId: chat.contact.contactId, before: oldest.itemId, count: ChatViewState.pageSize,
+                filter: chat.filter)
+        }
+        if screen.wantsNewer, let newest = chat.items.last {
+            self.chat?.loading = true
+            return .loadNewer(
+                contactId: chat.contact.contactId, after: newest.itemId, count: ChatViewState.pageSize,
+                filter: chat.filter)
+        }
+        return nil
     }
 }

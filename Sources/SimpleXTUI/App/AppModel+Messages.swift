@@ -21,7 +21,8 @@ extension AppModel {
             chat.scrollToBottom()
             focus = .compose
         case .wheel(let up): chat.moveCursor(up ? -1 : 1)
-        case .character("n") where !searchResults.isEmpty, .character("N") where !searchResults.isEmpty:
+        case .character("n") where search?.contactId == chat.contact.contactId,
+            .character("N") where search?.contactId == chat.contact.contactId:
             return stepSearch(older: key == .character("n"), in: &chat)
         case .key(.escape, _):
             if !chat.selectedIds.isEmpty {
@@ -95,21 +96,19 @@ extension AppModel {
         return []
     }
 
-    /// n / N: the next older or newer search result, loaded around it when not in the window.
+    /// n / N: the next older or newer search result, loaded around it when not in the window;
+    /// the next page of results is asked for as the steps near the end of those loaded.
     private mutating func stepSearch(older: Bool, in chat: inout ChatViewState) -> [AppEffect] {
-        let current = chat.cursorItemId.flatMap { searchResults.firstIndex(of: $0) } ?? -1
-        let next = older ? current + 1 : current - 1
-        guard searchResults.indices.contains(next) else {
-            status = (older ? "no older result" : "no newer result", false)
-            return []
+        guard var search, search.contactId == chat.contact.contactId else { return [] }
+        let current = chat.cursorItemId.flatMap { search.results.firstIndex(of: $0) } ?? -1
+        let (result, request) = search.step(from: current, older: older)
+        self.search = search
+        let asked = request.map { [$0] } ?? []
+        guard let result else {
+            status = (older ? (search.loading ? "searching for older results…" : "no older result") : "no newer result", false)
+            return asked
         }
-        let id = searchResults[next]
-        chat.cursorItemId = id
-        status = ("result \(next + 1) of \(searchResults.count)", false)
-        if !chat.items.contains(where: { $0.itemId == id }) {
-            return [.openChat(contactId: chat.contact.contactId, around: id)]
-        }
-        return []
+        return showSearchResult(result, in: &chat) + asked
     }
 
     private mutating func toggleSelection(_ item: ChatItem, in chat: inout ChatViewState) {

@@ -217,7 +217,9 @@ extension AppModel {
             chat.highlight = value.isEmpty ? nil : value
             self.chat = chat
             guard !value.isEmpty else { return [] }
-            return [.search(contactId: chat.contact.contactId, text: value)]
+            let search = ChatSearch(contactId: chat.contact.contactId, text: value)
+            self.search = search
+            return [search.firstRequest]
         case .addServer, .alias, .profileDisplayName, .profileFullName:
             return submitSettingsPrompt(&prompt, value: value)
         }

@@ -9,14 +9,16 @@ public enum AppEvent: Sendable {
     case core(ChatEvent)
     case chatList([ChatListEntry])
     case chatOpened(ChatContact, [ChatItem], firstUnreadId: Int64?, focusId: Int64?)
-    case olderPage(contactId: Int64, [ChatItem], requested: Int)
-    case newerPage(contactId: Int64, [ChatItem], requested: Int)
+    case olderPage(contactId: Int64, before: Int64, [ChatItem], requested: Int)
+    case newerPage(contactId: Int64, after: Int64, [ChatItem], requested: Int)
     /// An item the user sent or changed here (sent, edited, reacted, file offered).
     case ownItem(contactId: Int64, ChatItem)
     case itemDeleted(contactId: Int64, itemId: Int64, replacement: ChatItem?)
     case invitation(String)
     case address(String)
-    case searchResults(contactId: Int64, text: String, [ChatItem])
+    /// A page of an open chat's search results, newest first, read before result `before` (nil
+    /// for the first page); `more`: older results exist.
+    case searchResults(contactId: Int64, text: String, before: Int64?, [ChatItem], more: Bool)
     case info(title: String, lines: [String])
     case profileCreated(ChatUser)
     case failed(String)
@@ -69,7 +71,8 @@ public enum AppEffect: Equatable, Sendable {
     case connect(link: String)
     case createProfile(displayName: String)
     case itemInfo(contactId: Int64, item: ChatItem)
-    case search(contactId: Int64, text: String)
+    /// A page of `count` results of a search in a chat, older than result `before` (nil: the newest).
+    case search(contactId: Int64, text: String, before: Int64?, count: Int)
     /// Search every chat (Ctrl+F in the chat list).
     case searchAll(text: String)
     case receiveFile(fileId: Int64)
@@ -187,8 +190,10 @@ public struct AppModel: Sendable {
     public var running = true
     /// Percent done of the file transfers in progress, by file id.
     public var fileProgress: [Int64: Int] = [:]
-    /// The open chat's search results (newest first) and the one shown.
-    public var searchResults: [Int64] = []
+    /// The open chat's search (Ctrl+F), its results read a page at a time.
+    public var search: ChatSearch?
+    /// The search's results loaded so far, newest first.
+    public var searchResults: [Int64] { search?.results ?? [] }
     /// A chat asked to open before the chat list had it (at start).
     var pendingOpen: String?
 

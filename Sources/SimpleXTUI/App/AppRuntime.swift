@@ -165,13 +165,8 @@ public final class AppRuntime: Sendable {
 
     private func draw(_ model: inout AppModel, view: AppView, renderer: inout Renderer) {
         let screen = view.draw(&model)
-        if screen.wantsOlder, let chat = model.chat, let oldest = chat.items.first {
-            model.chat?.loading = true
-            coreEffects.enqueue(.loadOlder(contactId: chat.contact.contactId, before: oldest.itemId, count: ChatViewState.pageSize, filter: chat.filter))
-        } else if screen.wantsNewer, let chat = model.chat, let newest = chat.items.last {
-            model.chat?.loading = true
-            coreEffects.enqueue(.loadNewer(contactId: chat.contact.contactId, after: newest.itemId, count: ChatViewState.pageSize, filter: chat.filter))
-        }
+        // The page runs on the core's worker while the user reads this frame.
+        if let page = model.pageRequest(screen) { coreEffects.enqueue(page) }
         let frame = Frame(
             width: model.width, height: model.height, lines: screen.lines,
             cursor: screen.cursor.map { ScreenPosition(row: $0.row, column: $0.column) })

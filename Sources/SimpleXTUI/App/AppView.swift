@@ -20,9 +20,13 @@ public struct AppView: Sendable {
     public struct Screen {
         public var lines: [StyledLine]
         public var cursor: (row: Int, column: Int)?
-        /// Set when the open chat's view reached the oldest (or newest) item it holds.
+        /// Set when the open chat's view nears the oldest (or newest) item it holds: the next
+        /// page is due (`AppModel.pageRequest`).
         public var wantsOlder = false
         public var wantsNewer = false
+        /// The chat shows the oldest (or newest) item it holds, and more exist: a page asked
+        /// for now is waited for.
+        public var reachedEnd = false
     }
 
     /// Width of the chat list beside the chat.
@@ -55,6 +59,7 @@ public struct AppView: Sendable {
             let divider = Span("│", Style(foreground: state.focus == .list ? theme.accent : theme.secondary))
             screen.wantsOlder = right.wantsOlder
             screen.wantsNewer = right.wantsNewer
+            screen.reachedEnd = right.reachedEnd
             screen.cursor = right.cursor
             for row in 0..<bodyHeight {
                 var line = (row < list.count ? list[row] : StyledLine()).truncated(to: listWidth).padded(to: listWidth)
@@ -96,7 +101,10 @@ public struct AppView: Sendable {
         let settings = state.openChatSettings
         let itemLayout = layout ?? layouter.layouter(
             settings: settings, contactName: chat.contact.viewName, now: state.now, fileProgress: state.fileProgress)
-        var drawn = chat.draw(width: width, height: chatHeight, layout: itemLayout)
+        var drawn = chat.draw(
+            width: width, height: chatHeight, layout: itemLayout,
+            layoutKey: layout == nil
+                ? Self.layoutKey(settings, contact: chat.contact.viewName, now: state.now, layouter: layouter) : 0)
         chat.drawnRows = drawn.rows
         if chat.loading, drawn.reachedTop {
             drawn.lines[0] = StyledLine("  loading…", Style(foreground: theme.secondary))
@@ -116,10 +124,22 @@ public struct AppView: Sendable {
         if state.focus == .compose {
             screen.cursor = (composeTop + composed.cursor.row, column + min(width - 1, composed.cursor.column))
         }
-        screen.wantsOlder = drawn.reachedTop && chat.wantsOlder
-        screen.wantsNewer = drawn.reachedBottom && chat.hasNewer && !chat.loading
+        screen.wantsOlder = (drawn.reachedTop || drawn.nearTop) && chat.wantsOlder
+        screen.wantsNewer = (drawn.reachedBottom || drawn.nearBottom) && chat.wantsNewer
+        screen.reachedEnd = (drawn.reachedTop && chat.hasOlder) || (drawn.reachedBottom && chat.hasNewer)
         state.chat = chat
         return screen
+    }
+
+    /// What every item's layout depends on besides the item: the settings, the contact's name,
+    /// the day (date separators say "today"), the cell size pictures are fitted with.
+    static func layoutKey(_ settings: ChatViewSettings, contact: String, now: Date, layouter: ChatItemLayouter) -> Int {
+        var hasher = Hasher()
+        hasher.combine(settings)
+        hasher.combine(contact)
+        hasher.combine(layouter.cellPixelSize)
+        hasher.combine(Int(now.timeIntervalSince1970 / 86_400))
+        return hasher.finalize()
     }
 
     private func welcome(width: Int, height: Int, state: AppModel) -> [StyledLine] {

@@ -30,11 +30,20 @@ public final class ChatItemLayouter: Sendable {
         var previous: [Key: Entry] = [:]
         /// Items laid out (not served from the cache), for tests.
         var layouts = 0
+        /// The view items (their markdown parsed) of the items last laid out or laid out under:
+        /// a draw lays out bottom-up, so the item above one is the next laid out, and its text
+        /// is parsed once, not once as "older" and again as itself.
+        var viewItems: [Int64: (item: ChatItem, view: ChatViewItem)] = [:]
     }
 
-    /// Entries kept in each generation (a few screens of items); beyond it a new one starts and
-    /// the one before the last is dropped.
-    static let capacity = 2_000
+    /// View items kept for the next layouts (a screen's worth and more).
+    static let viewItemCapacity = 128
+
+    /// Entries kept in each generation; beyond it a new one starts and the one before the last
+    /// is dropped. A draw lays out only the items on screen (`ChatViewState` counts the rest by
+    /// their lines), so this is many screens of items; it bounds the memory scrolling through a
+    /// long chat takes (each entry holds its item and lines: a few KB).
+    static let capacity = 500
     private let cache = Mutex(Cache())
 
     /// How images are drawn in cells (Unicode blocks, or ASCII where the locale is not UTF-8).
@@ -59,6 +68,9 @@ public final class ChatItemLayouter: Sendable {
         }
         if changed { cache.withLock { $0 = Cache() } }
     }
+
+    /// The cell size pictures are fitted with: another may change every item's lines.
+    public var cellPixelSize: CellPixelSize { cell.withLock { $0 } }
 
     /// A layouter for `contactName`'s chat with `settings`, at `now`, with file progress in
     /// percent by file id.
@@ -87,12 +99,13 @@ public final class ChatItemLayouter: Sendable {
                 return hit.lines
             }
             let picture = self.picture(item, width: width)
-            let viewItem = ChatViewItem(
-                item, contactName: contactName, userName: settings.userName, fileProgress: progress,
-                mediaCells: picture.map { CellSize(columns: $0.id.box.columns, rows: $0.id.box.rows) })
-            let viewOlder = older.map {
-                ChatViewItem($0, contactName: contactName, userName: settings.userName)
-            }
+            let viewItem =
+                progress == nil && picture == nil
+                ? self.viewItem(item, contactName: contactName, userName: settings.userName)
+                : ChatViewItem(
+                    item, contactName: contactName, userName: settings.userName, fileProgress: progress,
+                    mediaCells: picture.map { CellSize(columns: $0.id.box.columns, rows: $0.id.box.rows) })
+            let viewOlder = older.map { self.viewItem($0, contactName: contactName, userName: settings.userName) }
             var laidOut = ChatViewLayout.layout(
                 for: viewItem, older: viewOlder, width: width, settings: settings, state: state, now: now)
             if let picture, let media = laidOut.media {
@@ -106,6 +119,17 @@ public final class ChatItemLayouter: Sendable {
             }
             return lines
         }
+    }
+
+    /// `item`'s view item without file progress or a picture, parsed once while it is kept.
+    private func viewItem(_ item: ChatItem, contactName: String, userName: String) -> ChatViewItem {
+        if let kept = cache.withLock({ $0.viewItems[item.itemId] }), kept.item == item { return kept.view }
+        let view = ChatViewItem(item, contactName: contactName, userName: userName)
+        cache.withLock { cache in
+            if cache.viewItems.count >= Self.viewItemCapacity { cache.viewItems.removeAll(keepingCapacity: true) }
+            cache.viewItems[item.itemId] = (item, view)
+        }
+        return view
     }
 
     /// The picture of an image item: the received or sent file once it is all here, else the

@@ -57,13 +57,54 @@ public struct Frame: Equatable, Sendable {
 
     /// A frame showing `lines` from the top; rows beyond `height` are dropped, each row is cut or
     /// padded with blanks to `width`.
+    ///
+    /// Built row by row (the cells as `draw` leaves them on a blank frame, without first
+    /// filling it and then repairing wide graphemes there cannot be): every frame is made so.
     public init(width: Int, height: Int, lines: [StyledLine], cursor: ScreenPosition? = nil) {
-        self.init(width: width, height: height)
-        for (row, line) in lines.prefix(self.height).enumerated() {
-            draw(line, row: row, column: 0)
+        self.width = max(0, width)
+        self.height = max(0, height)
+        var cells: [Cell] = []
+        cells.reserveCapacity(self.width * self.height)
+        for row in 0..<self.height {
+            let start = cells.count
+            if row < lines.count { Self.append(lines[row], width: self.width, to: &cells) }
+            cells.append(contentsOf: repeatElement(.blank, count: self.width - (cells.count - start)))
         }
+        self.cells = cells
         self.cursor = cursor
         if let cursor, !contains(cursor) { self.cursor = nil }
+    }
+
+    /// The cells of `line` cut at `width` (at most `width` of them), as `draw` makes them.
+    private static func append(_ line: StyledLine, width: Int, to cells: inout [Cell]) {
+        var column = 0
+        for span in line.spans {
+            if TextWidth.asciiWidth(span.text) != nil {
+                for byte in span.text.utf8 {
+                    guard column < width else { return }
+                    cells.append(Cell(String(UnicodeScalar(byte)), span.style))
+                    column += 1
+                }
+                continue
+            }
+            var full = false
+            TextWidth.forEachGrapheme(span.text) { grapheme, count in
+                guard !full else { return }
+                guard column + count <= width else {
+                    // A wide grapheme that would straddle the edge: a space in its style instead.
+                    if column < width {
+                        cells.append(Cell(" ", span.style))
+                        column += 1
+                    }
+                    full = true
+                    return
+                }
+                cells.append(Cell(grapheme == "\t" ? " " : grapheme, span.style, width: count))
+                if count == 2 { cells.append(.continuation(span.style)) }
+                column += count
+            }
+            if full { return }
+        }
     }
 
     public func contains(_ position: ScreenPosition) -> Bool {

@@ -41,7 +41,14 @@ public enum TextWidth {
         var previous: Int32 = -1
         for scalar in text.unicodeScalars {
             let code = Int32(bitPattern: scalar.value)
-            if previous >= 0, utf8proc_grapheme_break_stateful(previous, code, &state) {
+            // Between two printable ASCII characters there is always a break (no rule joins
+            // them), and nothing carries over: asked of utf8proc only where a rule could apply.
+            if isPrintableASCII(previous), isPrintableASCII(code) {
+                // (A prepended mark may sit before the previous character, as its cluster's first.)
+                if cluster.count == 1 { emitASCII(cluster, body) } else { emit(cluster, body) }
+                cluster.removeAll(keepingCapacity: true)
+                state = 0
+            } else if previous >= 0, utf8proc_grapheme_break_stateful(previous, code, &state) {
                 emit(cluster, body)
                 cluster.removeAll(keepingCapacity: true)
             }
@@ -60,6 +67,15 @@ public enum TextWidth {
             count += 1
         }
         return count
+    }
+
+    @inline(__always)
+    private static func isPrintableASCII(_ code: Int32) -> Bool { code >= 0x20 && code < 0x7F }
+
+    /// A cluster of one printable ASCII character.
+    @inline(__always)
+    private static func emitASCII(_ cluster: [Unicode.Scalar], _ body: (String, Int) -> Void) {
+        if let first = cluster.first { body(String(Character(first)), 1) }
     }
 
     private static func emit(_ cluster: [Unicode.Scalar], _ body: (String, Int) -> Void) {
@@ -87,6 +103,8 @@ public enum TextWidth {
             if cluster.contains(where: { $0.value == 0xFE0F }) { width = 2 }
             if (0x1F1E6...0x1F1FF).contains(value), cluster.count == 2 { width = 2 }
         }
-        body(String(String.UnicodeScalarView(cluster)), min(width, 2))
+        // One scalar (most clusters): a Character, without building a scalar view.
+        let text = cluster.count == 1 ? String(Character(first)) : String(String.UnicodeScalarView(cluster))
+        body(text, min(width, 2))
     }
 }

@@ -20,7 +20,7 @@ public struct ChatViewState: Sendable {
     /// Newer items exist than the window holds (after scrolling far back).
     public private(set) var hasNewer = false
     /// Lines scrolled up from the newest; 0 follows new messages.
-    public private(set) var scroll = 0
+    public internal(set) var scroll = 0
     /// The item under the cursor (message mode), nil in compose.
     public var cursorItemId: Int64?
     /// Where the last frame drew each visible item: rows of the message area, by item id
@@ -29,7 +29,7 @@ public struct ChatViewState: Sendable {
     /// Selected items (selection mode).
     public var selectedIds: Set<Int64> = []
     /// Items that arrived while scrolled up.
-    public private(set) var newBelow = 0
+    public internal(set) var newBelow = 0
     /// Where "new messages" is drawn: the first unread item when the chat was opened.
     public var firstUnreadId: Int64?
     /// Items whose secret text the user revealed.
@@ -40,13 +40,18 @@ public struct ChatViewState: Sendable {
     public var filter: ChatContentFilter?
     /// A page request is on its way (no second one until it comes).
     public var loading = false
-    /// Lines of each item the last draw laid out. `scroll` counts lines from the newest item, so
-    /// when the newest items leave the window, their lines come off it, and the screen stays on
-    /// what the user reads (else it jumps a page back, and at the window's top asks page after page).
-    private var drawnLines: [Int64: Int] = [:]
+    /// Lines of each item as last laid out, with the draw state and the item above it then, for
+    /// the items in the window. `scroll` counts lines from the newest item, so when the newest
+    /// items leave the window, their lines come off it, and the screen stays on what the user
+    /// reads (else it jumps a page back, and at the window's top asks page after page). A draw
+    /// counts an unchanged item below the screen by these lines instead of laying it out again:
+    /// scrolled far back, the window's newer part is hundreds of items under the screen.
+    var drawnLines: [Int64: DrawnItem] = [:]
+    /// The width and layout `drawnLines` were laid out at; another empties them.
+    var drawnKey = DrawnKey(width: -1, layout: 0)
     /// Items added below the screen while scrolled up (a newer page, a message arriving): their
     /// lines go onto `scroll` when the next draw lays them out, for the same reason.
-    private var addedBelow: Set<Int64> = []
+    var addedBelow: Set<Int64> = []
 
     public init(contact: ChatContact, items: [ChatItem], firstUnreadId: Int64? = nil, hasOlder: Bool? = nil, hasNewer: Bool = false) {
         self.contact = contact
@@ -58,7 +63,10 @@ public struct ChatViewState: Sendable {
 
     public var id: String { "@\(contact.contactId)" }
 
-    public mutating func updateContact(_ contact: ChatContact) { self.contact = contact }
+    public mutating func updateContact(_ contact: ChatContact) {
+        if contact.viewName != self.contact.viewName { drawnLines.removeAll() }
+        self.contact = contact
+    }
 
     // MARK: - Items arriving and changing
 
@@ -78,42 +86,60 @@ public struct ChatViewState: Sendable {
 
     /// An item changed (edited, status, reaction, file progress).
     public mutating func replace(_ item: ChatItem) {
-        if let index = items.firstIndex(where: { $0.itemId == item.itemId }) { items[index] = item }
+        guard let index = items.firstIndex(where: { $0.itemId == item.itemId }) else { return }
+        items[index] = item
+        forgetLines(at: index)
+        forgetLines(at: index + 1)
     }
 
     /// An item deleted for the user.
     public mutating func remove(_ itemId: Int64) {
-        items.removeAll { $0.itemId == itemId }
+        guard let index = items.firstIndex(where: { $0.itemId == itemId }) else { return }
+        items.remove(at: index)
+        drawnLines[itemId] = nil
+        forgetLines(at: index)
         if cursorItemId == itemId { cursorItemId = items.last?.itemId }
         selectedIds.remove(itemId)
     }
 
     public mutating func removeAll() {
         items.removeAll()
+        drawnLines.removeAll()
         hasOlder = false
         hasNewer = false
         cursorItemId = nil
         scroll = 0
     }
 
-    /// A page older than the window arrived.
-    public mutating func prependOlder(_ page: [ChatItem], requested: Int) {
+    /// A page older than the window arrived, read `before` the item that was the oldest when it
+    /// was asked for. A page asked for before the window's oldest changed (a message arriving
+    /// trimmed it, the chat was opened again) is dropped: it would leave a gap; the next draw
+    /// asks again.
+    public mutating func prependOlder(_ page: [ChatItem], requested: Int, before: Int64? = nil) {
         loading = false
+        if let before, before != items.first?.itemId { return }
         let known = Set(items.map(\.itemId))
+        // The oldest item gets one above it: laid out again.
+        forgetLines(at: 0)
         items.insert(contentsOf: page.filter { !known.contains($0.itemId) }, at: 0)
         hasOlder = page.count >= requested
         if items.count > Self.windowLimit {
             let dropped = items[Self.windowLimit...]
-            scroll = max(0, scroll - dropped.reduce(0) { $0 + (drawnLines[$1.itemId] ?? 0) })
-            for item in dropped { addedBelow.remove(item.itemId) }
+            scroll = max(0, scroll - dropped.reduce(0) { $0 + (drawnLines[$1.itemId]?.lines ?? 0) })
+            for item in dropped {
+                addedBelow.remove(item.itemId)
+                drawnLines[item.itemId] = nil
+            }
             items.removeLast(items.count - Self.windowLimit)
             hasNewer = true
         }
     }
 
-    /// A page newer than the window arrived.
-    public mutating func appendNewer(_ page: [ChatItem], requested: Int) {
+    /// A page newer than the window arrived, read `after` the item that was the newest when it
+    /// was asked for (a page that no longer joins the window is dropped, as `prependOlder`'s).
+    public mutating func appendNewer(_ page: [ChatItem], requested: Int, after: Int64? = nil) {
         loading = false
+        if let after, after != items.last?.itemId { return }
         let known = Set(items.map(\.itemId))
         let fresh = page.filter { !known.contains($0.itemId) }
         items.append(contentsOf: fresh)
@@ -126,8 +152,15 @@ public struct ChatViewState: Sendable {
 
     private mutating func trimOldest() {
         guard items.count > Self.windowLimit else { return }
+        for item in items.prefix(items.count - Self.windowLimit) { drawnLines[item.itemId] = nil }
         items.removeFirst(items.count - Self.windowLimit)
+        forgetLines(at: 0)
         hasOlder = true
+    }
+
+    /// The item at `index` (if any) is laid out again at the next draw.
+    private mutating func forgetLines(at index: Int) {
+        if items.indices.contains(index) { drawnLines[items[index].itemId] = nil }
     }
 
     // MARK: - Scrolling and the cursor
@@ -164,79 +197,9 @@ public struct ChatViewState: Sendable {
 
     public var cursorItem: ChatItem? { cursorItemId.flatMap { id in items.first { $0.itemId == id } } }
 
-    /// The window wants an older page (the view reached its top).
+    /// The window can take an older page (the view asks when it nears the window's top).
     public var wantsOlder: Bool { hasOlder && !loading }
 
-    // MARK: - Drawing
-
-    /// What `lines` drew: the lines, and whether the view reached the oldest loaded item (so an
-    /// older page should be loaded) or the newest (when `hasNewer`, a newer page).
-    public struct Drawn {
-        public var lines: [StyledLine]
-        public var reachedTop: Bool
-        public var reachedBottom: Bool
-        /// The rows each visible item occupies, by item id.
-        public var rows: [(itemId: Int64, rows: Range<Int>)]
-    }
-
-    /// The chat drawn bottom-up in `width` × `height`: only the items that can be seen are laid
-    /// out. The scroll is clamped, and moved to keep the cursor's item in view.
-    public mutating func draw(width: Int, height: Int, layout: ItemLayouter) -> Drawn {
-        var blocks: [(id: Int64, lines: [StyledLine])] = []
-        var total = 0
-        var index = items.count - 1
-        var cursorBlock: (start: Int, end: Int)?
-        var laidOut: [Int64: Int] = [:]
-        // Lay out newest first until the scrolled window (and the cursor's item) is covered.
-        while index >= 0 {
-            let item = items[index]
-            let older = index > 0 ? items[index - 1] : nil
-            let state = ItemRenderState(
-                isCursor: item.itemId == cursorItemId, selecting: !selectedIds.isEmpty,
-                isSelected: selectedIds.contains(item.itemId), revealedSecret: revealedIds.contains(item.itemId),
-                searchHighlight: highlight, showsNewMessagesLineAbove: item.itemId == firstUnreadId)
-            let lines = layout(item, older, width, state)
-            blocks.append((item.itemId, lines))
-            laidOut[item.itemId] = lines.count
-            // The newest are laid out first, so this comes before `scroll` is used below.
-            if addedBelow.contains(item.itemId) { scroll += lines.count }
-            if item.itemId == cursorItemId { cursorBlock = (total, total + lines.count) }
-            total += lines.count
-            index -= 1
-            let cursorPending = cursorItemId != nil && cursorBlock == nil && items.contains { $0.itemId == cursorItemId }
-            if total >= scroll + height, !cursorPending { break }
-        }
-        let reachedTop = index < 0
-        drawnLines = laidOut
-        addedBelow.removeAll()
-        if let cursorBlock {
-            // Lines counted from the bottom: keep [start, end) within [scroll, scroll + height).
-            if cursorBlock.start < scroll { scroll = cursorBlock.start }
-            if cursorBlock.end > scroll + height { scroll = max(0, cursorBlock.end - height) }
-        }
-        scroll = max(0, min(scroll, max(0, total - height)))
-        if scroll == 0, !hasNewer { newBelow = 0 }
-        // Flatten oldest first and cut the window.
-        var all: [StyledLine] = []
-        var rows: [(Int64, Range<Int>)] = []
-        all.reserveCapacity(total)
-        for block in blocks.reversed() {
-            rows.append((block.id, all.count..<(all.count + block.lines.count)))
-            all += block.lines
-        }
-        let end = all.count - scroll
-        let start = max(0, end - height)
-        var visible = Array(all[start..<end])
-        // A short chat sits at the bottom, next to the compose field, as messengers draw it.
-        let padding = max(0, height - visible.count)
-        if padding > 0 { visible = Array(repeating: StyledLine(), count: padding) + visible }
-        let visibleRows = rows.compactMap { id, range -> (Int64, Range<Int>)? in
-            let clipped = range.clamped(to: start..<end)
-            return clipped.isEmpty
-                ? nil : (id, (clipped.lowerBound - start + padding)..<(clipped.upperBound - start + padding))
-        }
-        return Drawn(
-            lines: visible, reachedTop: reachedTop && start == 0, reachedBottom: scroll == 0,
-            rows: visibleRows.map { (itemId: $0.0, rows: $0.1) })
-    }
+    /// The window can take a newer page (scrolled back, nearing the window's bottom).
+    public var wantsNewer: Bool { hasNewer && !loading }
 }

@@ -17,6 +17,32 @@ struct ChatStorePagingTests {
         return (bob, ids)
     }
 
+    /// Scrolling pages are read on a connection of their own (its own small cache): they see
+    /// every committed item, an edit and a deletion at once, and inside a transaction what it
+    /// wrote so far (read on the main connection, the only one that sees it).
+    @Test func scrollingPagesSeeWhatIsCommittedAndWhatTheOpenTransactionWrote() throws {
+        let fixture = try ChatStoreFixture()
+        let (bob, ids) = try interleaved(fixture)
+        let store = fixture.store, user = fixture.user
+        let before = try store.items(user, contactId: bob.contactId, .before(id: ids[20], count: 5))
+        #expect(before.ids == Array(ids[15..<20]))
+        try store.updateContent(before[0], .text("bob 15, edited"))
+        try store.deleteItem(before[1])
+        let again = try store.items(user, contactId: bob.contactId, .before(id: ids[20], count: 5))
+        #expect(again.ids == [ids[14], ids[15], ids[17], ids[18], ids[19]])
+        #expect(again.texts[1] == "bob 15, edited")
+        let newer = try store.database.transaction { () throws -> [ChatItem] in
+            let added = try fixture.text(bob, "bob new, uncommitted")
+            let page = try store.items(user, contactId: bob.contactId, .after(id: ids[28], count: 5))
+            #expect(page.last?.itemId == added.itemId)
+            return page
+        }
+        #expect(newer.texts.suffix(2) == ["bob 29", "bob new, uncommitted"])
+        #expect(
+            try store.items(user, contactId: bob.contactId, .after(id: ids[28], count: 5)).ids == newer.ids,
+            "and the history connection sees it once committed")
+    }
+
     @Test func lastBeforeAndAfterPagesComeOldestFirst() throws {
         let fixture = try ChatStoreFixture()
         let (bob, ids) = try interleaved(fixture)

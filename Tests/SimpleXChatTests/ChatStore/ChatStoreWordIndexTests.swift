@@ -172,6 +172,34 @@ struct ChatStoreWordIndexTests {
         #expect(try found(fixture, "balloon ").isEmpty)
     }
 
+    @Test func aWholeWordTypedLastStillFindsTheLongerWordsStartingWithIt() throws {
+        // The last word is looked up whole when no longer word starts with it (cheaper), as a
+        // prefix when one does: either way what a prefix finds.
+        let fixture = try ChatStoreFixture()
+        let bob = try fixture.contact("bob")
+        let carol = try fixture.contact("carol")
+        let hello = try fixture.text(bob, "hello there")
+        let hellos = try fixture.text(bob, "hellos to all of you")
+        let thereby = try fixture.text(carol, "and thereby Hello")
+        #expect(try found(fixture, "hello", in: bob) == [hellos.itemId, hello.itemId])
+        #expect(try found(fixture, "HELLO") == [thereby.itemId, hellos.itemId, hello.itemId])
+        #expect(try found(fixture, "there") == [thereby.itemId, hello.itemId])
+        #expect(try found(fixture, "you", in: bob) == [hellos.itemId])
+        // In the page query too (`/_get chat ... search=`).
+        let page = try fixture.store.items(
+            fixture.user, contactId: bob.contactId, .last(count: 10), search: "hello")
+        #expect(page.map(\.itemId) == [hello.itemId, hellos.itemId])
+        // The longer word gone, the word alone.
+        try fixture.store.deleteItem(hellos)
+        #expect(try found(fixture, "hello", in: bob) == [hello.itemId])
+        let edited = try fixture.text(bob, "hello")
+        try fixture.store.updateContent(edited, .text("hellooo, anyone?"))
+        #expect(try found(fixture, "hello", in: bob) == [edited.itemId, hello.itemId])
+        // Words outside ASCII keep the prefix lookup (the tokenizer folds them).
+        let cafe = try fixture.text(bob, "Cafés open")
+        #expect(try found(fixture, "café", in: bob) == [cafe.itemId])
+    }
+
     @Test func caseAndLatinDiacriticsDoNotMatter() throws {
         let fixture = try ChatStoreFixture()
         let bob = try fixture.contact("bob")
