@@ -226,6 +226,36 @@ extension TUIEndToEndTests {
         let bobsCells = try await bob.tmux(["capture-pane", "-e", "-p", "-t", "tui"]).joined(separator: "\n")
         #expect(!bobsCells.contains(";5;196m") && !bobsCells.contains(";5;21m"), "blocks under bob's picture")
 
+        // And the other way: a file bob → alice (received and saved by her), an image alice → bob
+        // (drawn in blocks on her side, transmitted as a second kitty picture on his).
+        let reply = bob.directory.appending("notes from bob.bin")
+        let replyBytes = (0..<30_000).map { _ in UInt8.random(in: 0...255) }
+        FileManager.default.createFile(atPath: reply, contents: Data(replyBytes))
+        try await bob.press("C-t")
+        try await bob.waitFor("Attach a file")
+        try await bob.type(reply)
+        try await bob.press("Enter")
+        try await alice.waitFor("notes from bob.bin")
+        try await alice.press("Up")
+        try await alice.press("s")
+        let aliceSaved = alice.directory.appending("Downloads/notes from bob.bin")
+        #expect(await eventually(timeout: .seconds(30), every: .milliseconds(300)) {
+            if !FileManager.default.fileExists(atPath: aliceSaved) { try? await alice.press("s") }
+            return FileManager.default.contents(atPath: aliceSaved).map(Array.init) == replyBytes
+        })
+        try await alice.press("Escape")
+        let alicePicture = alice.directory.appending("alice-red-blue.png")
+        try await Self.writePNG(alicePicture, width: 48, height: 24)
+        try await alice.press("C-t")
+        try await alice.waitFor("Attach a file")
+        try await alice.type(alicePicture)
+        try await alice.press("Enter")
+        let twoPictures = await eventually(timeout: .seconds(30), every: .milliseconds(200)) {
+            written = String(decoding: FileManager.default.contents(atPath: bobsOutput) ?? Data(), as: UTF8.self)
+            return Set(written.matches(of: /\x1B_Ga=t,i=(\d+),/).map { String($0.1) }).count >= 2
+        }
+        #expect(twoPictures, "alice's picture never reached bob's terminal")
+
         // kill -TERM: the client goes, the terminal is back in cooked mode on the main screen.
         let pane = try await alice.tmux(["display-message", "-p", "-t", "tui", "#{pane_pid}"])
         let shell = Int32(pane.first ?? "") ?? 0
