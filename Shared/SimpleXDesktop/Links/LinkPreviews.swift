@@ -68,8 +68,8 @@ public enum LinkPreviews {
     }
 
     private static func get(_ url: String, timeout: Duration) -> [UInt8]? {
-        guard let curl = curl_easy_init() else { return nil }
-        defer { curl_easy_cleanup(curl) }
+        guard let curl = CCurl_init() else { return nil }
+        defer { CCurl_cleanup(curl) }
         let body = Body()
         let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         _ = CCurl_setString(curl, CURLOPT_URL, url)
@@ -91,7 +91,7 @@ public enum LinkPreviews {
         }
         let context = Unmanaged.passUnretained(body).toOpaque()
         _ = CCurl_setPointer(curl, CURLOPT_WRITEDATA, context)
-        let result = withExtendedLifetime(body) { curl_easy_perform(curl) }
+        let result = withExtendedLifetime(body) { CCurl_perform(curl) }
         var code = 0
         _ = CCurl_getResponseCode(curl, &code)
         guard result == CURLE_OK, (200..<300).contains(code) else { return nil }

@@ -23,7 +23,7 @@ extension AppEffects {
             try Self.write(change, to: GroupDefaults(path: groupDirectory + "/groupDefaults.json"))
         case .setChatLayout(let chat, let layout):
             // Only the client writes this key: read, change one chat, write.
-            let defaults = try GroupDefaults(path: groupDirectory + "/groupDefaults.json")
+            let defaults = GroupDefaults(path: groupDirectory + "/groupDefaults.json")
             var layouts = defaults[.chatLayoutByChat]
             layouts[chat] = layout
             try defaults.set(.chatLayoutByChat, layouts)
