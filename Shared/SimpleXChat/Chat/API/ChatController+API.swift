@@ -172,6 +172,11 @@ extension ChatController {
         case .setSendReceipts(let name, let enable):
             try api { () throws(ChatError) in _ = try setSendReceipts(name, enable) }
             return .cmdOk(user: user)
+        case .apiSetChatSettings(let ref, let settings) where ref.chatType == .group:
+            try api { () throws(ChatError) in
+                try store.setGroupNotifications(groupId: try store.group(id: ref.chatId).groupId, settings.enableNtfs)
+            }
+            return .cmdOk(user: user)
         case .apiSetChatSettings(let ref, let settings):
             let name = try chatName(try contact(ref))
             try api { () throws(ChatError) in _ = try setChatSettings(name, settings) }
@@ -181,6 +186,11 @@ extension ChatController {
                 var settings = try contact(named: name).chatSettings
                 settings.enableNtfs = enableNtfs
                 _ = try setChatSettings(name, settings)
+            }
+            return .cmdOk(user: user)
+        case .setGroupShowMessages(let name, let enableNtfs):
+            try api { () throws(ChatError) in
+                try store.setGroupNotifications(groupId: try store.group(named: name, user).groupId, enableNtfs)
             }
             return .cmdOk(user: user)
         case .apiParseMarkdown(let text):
