@@ -139,6 +139,16 @@ struct LineMode {
         _ content: ClientHandoff.SharedContent, to ref: String, chat: ChatController, session: Session, view: CLIView,
         linkPreviews: Bool, output: @Sendable (String) -> Void
     ) async throws -> String {
+        if let group = await SharedContentSender.group(ref, chat: chat) {
+            let item: GroupChatItem
+            do { item = try await SharedContentSender.send(content, to: group, chat: chat) } catch
+                let failure as SharedContentSender.Failure
+            {
+                throw DBusError.invalidArgs(failure.description)
+            }
+            view.groupItem(item, group: group).forEach(output)
+            return "\(ref)/\(item.itemId)"
+        }
         guard let contact = await SharedContentSender.contact(ref, chat: chat) else {
             throw DBusError.invalidArgs("Share: no chat \(ref) (the line mode has no chat picker: name one, e.g. @12)")
         }
