@@ -262,7 +262,11 @@ struct LineMode {
             if found.isEmpty { output("no messages found") }
             for (contact, item) in found.reversed() { view.item(item, contact: contact).forEach(output) }
         case .chats:
-            view.chats(try await chat.chatList()).forEach(output)
+            var groups: [(group: ChatGroup, lastItem: GroupChatItem?)] = []
+            for group in try await chat.groups() {
+                groups.append((group, try await chat.groupItems(group.localDisplayName, count: 1).last))
+            }
+            view.chats(try await chat.chatList(), groups: groups).forEach(output)
         case .profile(let display, let full):
             try await chat.updateProfile(displayName: display, fullName: full)
             output(
