@@ -39,6 +39,23 @@ enum SharedContentSender {
         return sent
     }
 
+    /// Sends `content` to `group`: text only, as the chat core sends no files into groups yet.
+    static func send(
+        _ content: ClientHandoff.SharedContent, to group: ChatGroup, chat: ChatController
+    ) async throws -> GroupChatItem {
+        guard content.files.isEmpty else {
+            throw Failure(description: "Share: files cannot be shared into a group yet (only into a contact's chat)")
+        }
+        guard let text = content.text, !text.isEmpty else { throw Failure(description: "Share: nothing to send (text)") }
+        return try await chat.sendGroup(group.localDisplayName, .text(text))
+    }
+
+    /// The group of chat reference `ref` (`#3`), if there is one.
+    static func group(_ ref: String, chat: ChatController) async -> ChatGroup? {
+        guard ref.hasPrefix("#"), let id = Int64(ref.dropFirst()) else { return nil }
+        return try? await chat.groups().first { $0.groupId == id }
+    }
+
     /// The contact of chat reference `ref` (`@12`), if there is one.
     static func contact(_ ref: String, chat: ChatController) async -> ChatContact? {
         guard ref.hasPrefix("@"), let id = Int64(ref.dropFirst()) else { return nil }

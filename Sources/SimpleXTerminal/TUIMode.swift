@@ -109,6 +109,15 @@ struct TUIMode {
         await access.exportChatMethods(
             openChat: { ref in runtime.post(.openRequested(ref)) },
             share: { content, ref in
+                if let group = await SharedContentSender.group(ref, chat: chat) {
+                    // Group chats are not on this client's screens yet (issue 24): sent, not shown.
+                    do {
+                        let item = try await SharedContentSender.send(content, to: group, chat: chat)
+                        return "\(ref)/\(item.itemId)"
+                    } catch let failure as SharedContentSender.Failure {
+                        throw DBusError.invalidArgs(failure.description)
+                    }
+                }
                 let contact: ChatContact
                 if ref.isEmpty {
                     // No chat named: the user chooses one here (as Telegram Desktop's -sendpath).

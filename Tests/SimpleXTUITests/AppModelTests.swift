@@ -341,4 +341,32 @@ import Testing
         #expect(app.chatList.entries[0].unreadCount == 1)
         #expect(app.chatList.entries[0].lastItem?.text == "skipped message ID 3")
     }
+
+    /// Group chats are not on the client's screens yet: a member's message and an invitation go to the
+    /// notifier (which applies the group's setting); the user's own group items and other group events
+    /// do not.
+    @Test func groupMessagesAndInvitationsGoToTheNotifier() {
+        var app = AppFixture.app()
+        func member(_ name: String, _ category: GroupMemberCategory) -> GroupMember {
+            GroupMember(
+                groupMemberId: category == .user ? 1 : 2, groupId: 1, memberId: MemberID(bytes: [category == .user ? 1 : 2]),
+                role: .member, category: category, status: .connected, localDisplayName: name,
+                profile: Profile(displayName: name, fullName: ""), contactId: nil, invitedBy: nil, connRequest: nil,
+                agentConnectionID: nil, ready: true)
+        }
+        let team = ChatGroup(
+            groupId: 1, localDisplayName: "team", profile: GroupProfile(displayName: "team"),
+            membership: member("me", .user))
+        func item(_ from: GroupMember?) -> GroupChatItem {
+            GroupChatItem(
+                itemId: 1, groupId: 1, member: from, content: .text("hi"), timestamp: AppFixture.now, sharedMsgId: nil,
+                forwarded: false)
+        }
+        let received = ChatEvent.group(.newItem(team, item(member("bob", .pre))))
+        #expect(app.update(.core(received)) == [.notify(received)])
+        let invited = ChatEvent.group(.invitation(team, from: "bob", role: .member))
+        #expect(app.update(.core(invited)) == [.notify(invited)])
+        #expect(app.update(.core(.group(.newItem(team, item(nil))))).isEmpty)
+        #expect(app.update(.core(.group(.memberLeft(team, member("bob", .pre))))).isEmpty)
+    }
 }

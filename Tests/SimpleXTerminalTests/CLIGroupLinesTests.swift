@@ -32,6 +32,24 @@ struct CLIGroupLinesTests {
             sharedMsgId: nil, forwarded: forwarded)
     }
 
+    /// `/chats` lists groups beside contacts, most recent first: the group's last message with its sender.
+    @Test func theChatListHasGroupsBesideContactsMostRecentFirst() {
+        let carol = ChatContact(
+            contactId: 2, localDisplayName: "carol", profile: Profile(displayName: "carol", fullName: ""),
+            localAlias: "", agentConnectionID: "conn", ready: true)
+        let older = ChatItem(
+            itemId: 1, contactId: 2, direction: .received, content: .text("earlier"), status: .rcvNew,
+            timestamp: now.addingTimeInterval(-3600), edited: false, deleted: false, forwarded: false,
+            sharedMsgId: nil, quote: nil, reactions: [])
+        var club = team
+        club.localDisplayName = "club"
+        let lines = view.chats(
+            [ChatPreview(contact: carol, lastItem: older, unreadCount: 1)],
+            groups: [(team, item(member("bob", .pre, .connected), .text("hi all"))), (club, nil)])
+        #expect(lines == ["#team: bob> hi all", "@carol (1 unread): earlier", "#club"])
+        #expect(view.chats([], groups: [(team, item(nil, .text("mine")))]) == ["#team: you: mine"])
+    }
+
     @Test func groupCommandsParse() throws {
         #expect(try CLICommand.parse("/g team") == .createGroup("team", fullName: ""))
         #expect(try CLICommand.parse("/g team The Team") == .createGroup("team", fullName: "The Team"))

@@ -79,6 +79,9 @@ struct GroupEndToEndTests {
                 texts(receiver, from: sender) == (1...3).map { "\(sender.name) says \($0)" },
                 "\(receiver.name) from \(sender.name)")
         }
+        // The chat list has the group beside the contacts, with its last message.
+        alice.send("/chats")
+        try await alice.expectLine("#team: cath> cath says 3")
         // An edit and a deletion reach every member.
         bob.send("! #team (bob says 3) bob said three")
         try await bob.expectLine(#"\d\d:\d\d #team \[edited\] bob said three"#)

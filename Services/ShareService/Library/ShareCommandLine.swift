@@ -83,7 +83,8 @@ extension ShareCommand {
         (git log -1 | simplex-share --to @bob). Each file is its own item; the text goes first.
         Files are paths or file:// URIs (as file managers pass them).
 
-          --to, -t CHAT    @name, a name or local alias, or a chat id (@12 or 12)
+          --to, -t CHAT    @name, a name or local alias, or a chat id (@12 or 12); #group or #12 for
+                           a group (text only: files in groups are not in this build yet)
           --text, -m TEXT  the text to send
           --help           this text
 

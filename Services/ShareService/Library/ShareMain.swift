@@ -77,6 +77,9 @@ public enum ShareMain {
         do { container = try GroupContainer.open(environment: environment) } catch {
             throw .init(description: "\(error)", status: ShareExit.unavailable)
         }
+        if let chatName = request.chat, chatName.hasPrefix("#") {
+            return try await shareToGroup(chatName, request, container: container, environment: environment)
+        }
         // Every file is checked before anything is sent: nothing half sent.
         for file in request.files { try check(file) }
         let contacts: [ChatContact]

@@ -31,10 +31,15 @@ struct ShareSender {
 
     /// `Share` on the running client; the item reference it sent.
     func throughClient(_ text: String?, _ files: [String], to contact: ChatContact) async throws(Failure) -> String {
+        try await throughClient(text, files, chat: "@\(contact.contactId)")
+    }
+
+    /// `Share` on the running client to chat `ref` (`@12`, `#3`); the item reference it sent.
+    func throughClient(_ text: String?, _ files: [String], chat ref: String) async throws(Failure) -> String {
         guard let bus else { throw Failure(description: "no session bus", status: ShareExit.unavailable) }
         do {
-            let reply = try await callShare(bus, text, files, chat: "@\(contact.contactId)", timeout: .seconds(30))
-            return reply.first?.string ?? "@\(contact.contactId)"
+            let reply = try await callShare(bus, text, files, chat: ref, timeout: .seconds(30))
+            return reply.first?.string ?? ref
         } catch let error as DBusError {
             throw Failure(description: "the running client did not send it: \(error.message)", status: ShareExit.dataError)
         } catch {

@@ -16,6 +16,14 @@ extension ChatController {
 
     public func groups() throws(ChatError) -> [ChatGroup] { try store.groups(user) }
 
+    /// The active user's groups, read without starting the core (for the share helper's choice).
+    public static func groups(groupDirectory: String) throws(ChatError) -> [ChatGroup] {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+        defer { store.close() }
+        guard let user = try store.activeUser() else { throw .noUser }
+        return try store.groups(user)
+    }
+
     /// The group's members other than the user (`/ms team`).
     public func members(of name: String) throws(ChatError) -> (ChatGroup, [GroupMember]) {
         let group = try store.group(named: name, user)

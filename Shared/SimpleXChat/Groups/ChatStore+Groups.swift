@@ -155,7 +155,7 @@ extension ChatStore {
     }
 
     private static let groupColumns = """
-        SELECT g.group_id, g.local_display_name, p.display_name, p.full_name, p.short_descr, p.description, p.image,
+        SELECT g.group_id, g.local_display_name, g.enable_ntfs, p.display_name, p.full_name, p.short_descr, p.description, p.image,
           p.preferences, p.other_fields
         FROM groups g JOIN group_profiles p ON p.group_profile_id = g.group_profile_id
         """
@@ -179,7 +179,15 @@ extension ChatStore {
         else { throw .store("group \(groupId) has no membership") }
         return ChatGroup(
             groupId: groupId, localDisplayName: try value(row, "local_display_name"), profile: profile,
-            membership: try member(membershipRow))
+            membership: try member(membershipRow),
+            enableNtfs: NotificationChat.NotificationSetting(enableNtfsColumn: try value(row, "enable_ntfs")))
+    }
+
+    /// Sets which of the group's messages notify.
+    func setGroupNotifications(groupId: Int64, _ setting: NotificationChat.NotificationSetting) throws(ChatError) {
+        try run(
+            "UPDATE groups SET enable_ntfs = ?, updated_at = ? WHERE group_id = ?",
+            [setting.enableNtfsColumn, now(), groupId])
     }
 
     func member(id: Int64) throws(ChatError) -> GroupMember {

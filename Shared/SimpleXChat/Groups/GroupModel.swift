@@ -7,6 +7,8 @@ public struct ChatGroup: Equatable, Sendable {
     public var localDisplayName: String
     public var profile: GroupProfile
     public var membership: GroupMember
+    /// Which members' messages notify (SimpleX `chatSettings.enableNtfs`); `none` is muted.
+    public var enableNtfs: NotificationChat.NotificationSetting = .all
 }
 
 /// How a member came to be known (SimpleX `GroupMemberCategory`): the user; a contact the user

@@ -3,7 +3,8 @@
 
 extension NotificationContent.Source {
     /// The source for `event` of `user`'s chat, or nil for events that never notify (sent items,
-    /// event items, edits, deletions, reactions, statuses, file progress, errors).
+    /// event items, edits, deletions, reactions, statuses, file progress, errors, group events other
+    /// than messages and invitations).
     public init?(event: ChatEvent, user: ChatUser) {
         let notificationUser = NotificationUser(userId: user.userId)
         switch event {
@@ -24,9 +25,11 @@ extension NotificationContent.Source {
             self.init(
                 user: notificationUser, chat: .contactRequest(name, contactRequestId: request.requestId),
                 item: .contactRequest)
+        case .group(let event):
+            self.init(groupEvent: event, user: notificationUser)
         case .itemUpdated, .itemDeleted, .itemReaction, .itemStatus, .itemsExpired, .contactUpdated,
             .contactPreferencesUpdated,
-            .contactSwitchedDevice, .file, .error, .chatRead, .group:
+            .contactSwitchedDevice, .file, .error, .chatRead:
             return nil
         }
     }

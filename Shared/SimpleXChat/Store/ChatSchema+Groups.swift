@@ -72,4 +72,9 @@ extension ChatSchema {
           ON chat_items (group_id, group_member_id, shared_msg_id) WHERE group_id IS NOT NULL;
         CREATE INDEX idx_chat_items_group_member_id ON chat_items (group_member_id) WHERE group_member_id IS NOT NULL;
         """
+
+    /// A group's notification setting, as a contact's (`contacts.enable_ntfs`: 0 none, 1 all, 2 mentions).
+    static let groupSettings = """
+        ALTER TABLE groups ADD COLUMN enable_ntfs INTEGER NOT NULL DEFAULT 1;
+        """
 }

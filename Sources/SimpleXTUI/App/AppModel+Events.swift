@@ -168,8 +168,13 @@ extension AppModel {
             return terminalFocused ? [.loadChatList] : [.loadChatList, .notify(event)]
         case .chatRead:
             return [.loadChatList]
+        case .group(.newItem(_, let item)) where item.member != nil:
+            // Group chats are not on this client's screens yet (issue 24), so a member's message is
+            // never on screen: the notifier decides (refused events, a muted group stay quiet).
+            return [.notify(event)]
+        case .group(.invitation):
+            return [.notify(event)]
         case .group:
-            // Group chats are not in the full-screen client yet (issue 24).
             return []
         case .file(let fileEvent):
             return applyFile(fileEvent)

@@ -88,6 +88,8 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
                         unreadChat: chat.chatStats.unreadChat, minUnreadItemId: chat.chatStats.minUnreadItemId))
             case .contactConnection(let connection):
                 result.append(ChatListEntry(kind: .pending(connection)))
+            case .group:
+                continue  // Group chats are not in this client's list yet (issue 24).
             }
         }
         return result

@@ -211,6 +211,7 @@ public enum CLICommand: Equatable, Sendable {
             }
             switch command {
             case .setSendReceipts, .setUserContactReceipts, .setAllContactReceipts, .setShowMessages,
+                .setGroupShowMessages,
                 .setUserFeature, .setUserTimedMessages:
                 return .chatCommand(command)
             default: throw unknown
@@ -359,7 +360,7 @@ public enum CLICommand: Equatable, Sendable {
         /receipts @<name> on|off|default  delivery receipts to one contact
         /set voice|calls|delete|reactions always|yes|no  what you allow of a feature
         /set disappear yes|no   whether you allow disappearing messages
-        /mute @<name>, /unmute @<name>  no notifications from a chat, or again
+        /mute @<name>, /unmute @<name>  no notifications from a chat, or again (#<group> too)
         /q                      quit
         """
 }

@@ -56,6 +56,12 @@ extension CLIView {
         return ["\(time(item.timestamp)) #\(name)\(sender) \(text)" + (item.forwarded ? " [>>]" : "")]
     }
 
+    /// A group's last item as `/chats` shows it: `bob> hi`, `you: hi`.
+    func groupPreviewText(_ item: GroupChatItem) -> String {
+        let text = item.deleted ? "[marked deleted]" : item.text
+        return (item.member.map { "\($0.localDisplayName)> " } ?? "you: ") + text
+    }
+
     /// `/ms team`: `bob (Bob): admin, invited, connected`, the user first.
     public func groupMembers(_ group: ChatGroup, _ members: [GroupMember]) -> [String] {
         ([group.membership] + members).map { member in

@@ -143,13 +143,18 @@ public struct CLIView: Sendable {
         ["Your chat address:", "", link, "", "Anyone can send you contact requests with: /c <contact_link_above>"]
     }
 
-    public func chats(_ previews: [ChatPreview]) -> [String] {
-        guard !previews.isEmpty else { return ["no chats"] }
-        return previews.map { preview in
+    /// `/chats`: contacts (`@bob (2 unread): hi`) and groups (`#team: bob> hi`), most recent first.
+    public func chats(_ previews: [ChatPreview], groups: [(group: ChatGroup, lastItem: GroupChatItem?)] = []) -> [String] {
+        guard !previews.isEmpty || !groups.isEmpty else { return ["no chats"] }
+        var entries: [(at: Date, line: String)] = previews.map { preview in
             let unread = preview.unreadCount > 0 ? " (\(preview.unreadCount) unread)" : ""
             let last = preview.lastItem.map { ": " + ($0.direction == .sent ? "you: " : "") + previewText($0) } ?? ""
-            return "@\(preview.contact.viewName)\(unread)\(last)"
+            return (preview.lastItem?.timestamp ?? .distantPast, "@\(preview.contact.viewName)\(unread)\(last)")
         }
+        entries += groups.map { (group, item) in
+            (item?.timestamp ?? .distantPast, "#\(group.localDisplayName)" + (item.map { ": " + groupPreviewText($0) } ?? ""))
+        }
+        return entries.enumerated().sorted { ($0.element.at, $1.offset) > ($1.element.at, $0.offset) }.map(\.element.line)
     }
 
     /// An item as the chat list shows it: its text, or for a file without one the file's name; a

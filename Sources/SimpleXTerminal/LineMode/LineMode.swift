@@ -139,6 +139,16 @@ struct LineMode {
         _ content: ClientHandoff.SharedContent, to ref: String, chat: ChatController, session: Session, view: CLIView,
         linkPreviews: Bool, output: @Sendable (String) -> Void
     ) async throws -> String {
+        if let group = await SharedContentSender.group(ref, chat: chat) {
+            let item: GroupChatItem
+            do { item = try await SharedContentSender.send(content, to: group, chat: chat) } catch
+                let failure as SharedContentSender.Failure
+            {
+                throw DBusError.invalidArgs(failure.description)
+            }
+            view.groupItem(item, group: group).forEach(output)
+            return "\(ref)/\(item.itemId)"
+        }
         guard let contact = await SharedContentSender.contact(ref, chat: chat) else {
             throw DBusError.invalidArgs("Share: no chat \(ref) (the line mode has no chat picker: name one, e.g. @12)")
         }
@@ -252,7 +262,11 @@ struct LineMode {
             if found.isEmpty { output("no messages found") }
             for (contact, item) in found.reversed() { view.item(item, contact: contact).forEach(output) }
         case .chats:
-            view.chats(try await chat.chatList()).forEach(output)
+            var groups: [(group: ChatGroup, lastItem: GroupChatItem?)] = []
+            for group in try await chat.groups() {
+                groups.append((group, try await chat.groupItems(group.localDisplayName, count: 1).last))
+            }
+            view.chats(try await chat.chatList(), groups: groups).forEach(output)
         case .profile(let display, let full):
             try await chat.updateProfile(displayName: display, fullName: full)
             output(

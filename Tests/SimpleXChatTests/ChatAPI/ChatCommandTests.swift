@@ -84,6 +84,9 @@ import Testing
         .apiSetChatSettings(.direct(2), ChatSettings(enableNtfs: .mentions, sendRcpts: true, favorite: true)),
         .setShowMessages(contactName: "bob", enableNtfs: .none),
         .setShowMessages(contactName: "Bob B", enableNtfs: .all),
+        .setGroupShowMessages(groupName: "team", enableNtfs: .none),
+        .setGroupShowMessages(groupName: "big team", enableNtfs: .all),
+        .apiSetChatSettings(ChatRef(.group, 3), ChatSettings(enableNtfs: .mentions, sendRcpts: nil, favorite: false)),
     ]
 
     @Test(arguments: everyCommand) func cmdStringReadsBack(_ command: ChatCommand) throws {
@@ -163,6 +166,8 @@ import Testing
             ),
             (.setShowMessages(contactName: "bob", enableNtfs: .none), "/mute @bob"),
             (.setShowMessages(contactName: "Bob B", enableNtfs: .all), "/unmute @'Bob B'"),
+            (.setGroupShowMessages(groupName: "team", enableNtfs: .none), "/mute #team"),
+            (.setGroupShowMessages(groupName: "big team", enableNtfs: .all), "/unmute #'big team'"),
             (.setUserFeature(.voice, .no), "/set voice no"),
             (.setUserFeature(.fullDelete, .always), "/set delete always"),
             (.setUserFeature(.reactions, .yes), "/set reactions yes"),

@@ -165,9 +165,10 @@ import TestSupport
         #expect(Self.texts(try await f.run("/_get chat @\(id) before=3 count=5 search=t")) == ["two"])
         #expect(Self.texts(try await f.run("/_get chat @\(id) after=2 count=5 search=t")) == ["three"])
         #expect(try await f.run("/_get chat @99 count=5").chatError == .contactNotFound(contactId: 99))
+        #expect(try await f.run("/_get chat #1 count=5").chatError == .commandError("no group #1"))
         #expect(
-            try await f.run("/_get chat #1 count=5").chatError
-                == .commandError("#1: only direct chats (@contactId) are supported by this build"))
+            try await f.run("/_get chat *1 count=5").chatError
+                == .commandError("*1: only direct chats (@contactId) are supported by this build"))
         #expect(
             try await f.run("/_get chat @\(f.carol.contactId) around=3 count=1").chatError
                 == .chatItemNotFound(itemId: 3))

@@ -130,6 +130,7 @@ extension ChatInfo {
         case .direct(let contact): tagged("direct", ["contact": contact.json])
         case .contactConnection(let connection):
             tagged("contactConnection", ["contactConnection": connection.json])
+        case .group(let group): tagged("group", ["groupInfo": group.json])
         }
     }
 }

@@ -53,6 +53,8 @@ extension ChatCommand {
         case .apiSetChatSettings(let ref, let settings): "/_settings \(ref) \(settings.json.compactText)"
         case .setShowMessages(let name, let enableNtfs):
             (enableNtfs == .none ? "/mute @" : "/unmute @") + Self.quotedName(name)
+        case .setGroupShowMessages(let name, let enableNtfs):
+            (enableNtfs == .none ? "/mute #" : "/unmute #") + Self.quotedName(name)
         case .apiParseMarkdown(let text): "/_parse markdown " + text
         case .getUserProtoServers: "/smp"
         case .setUserProtoServers(let servers): "/smp " + servers.joined(separator: " ")

@@ -109,8 +109,12 @@ extension ChatCommand {
         } else if s.keyword("/mute") || s.keyword("/unmute") {
             let mute = s.command == "/mute"
             try s.expect(" ")
-            try s.expect("@")
-            command = .setShowMessages(contactName: try displayName(&s), enableNtfs: mute ? .none : .all)
+            if s.take("#") {
+                command = .setGroupShowMessages(groupName: try displayName(&s), enableNtfs: mute ? .none : .all)
+            } else {
+                try s.expect("@")
+                command = .setShowMessages(contactName: try displayName(&s), enableNtfs: mute ? .none : .all)
+            }
         } else if s.keyword("/_set alias") {
             try s.expect(" @")
             let contactId = try s.decimal("a contact id")

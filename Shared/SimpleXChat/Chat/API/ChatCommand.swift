@@ -80,6 +80,9 @@ public enum ChatCommand: Equatable, Sendable {
     /// `/mute @name` and `/unmute @name`: a chat's notifications off or on (SimpleX
     /// `SetShowMessages`); the other settings stay.
     case setShowMessages(contactName: String, enableNtfs: NotificationChat.NotificationSetting)
+    /// `/mute #team` and `/unmute #team`: a group's notifications off or on (SimpleX `SetShowMessages`
+    /// with a group name).
+    case setGroupShowMessages(groupName: String, enableNtfs: NotificationChat.NotificationSetting)
     /// `/_parse markdown <text>`: the text's markdown as SimpleX parses it.
     case apiParseMarkdown(text: String)
     /// `/smp`: the user's SMP relays.

@@ -52,6 +52,11 @@ extension ChatController {
         case .apiGetChats(let userId, let pendingConnections):
             try checkUser(userId)
             return .apiChats(user: user, chats: try chats(pendingConnections: pendingConnections))
+        case .apiGetChat(let ref, let content, let pagination, let search) where ref.chatType == .group:
+            guard content == nil, search == nil, case .last(let count) = pagination else {
+                throw .commandError("\(ref): a group's page is its last items (count=N) in this build")
+            }
+            return .apiChat(user: user, chat: try groupChat(ref.chatId, count: count))
         case .apiGetChat(let ref, let content, let pagination, let search):
             let contact = try self.contact(ref)
             let items = try page(contact, pagination, content: content, search: search)
@@ -172,6 +177,11 @@ extension ChatController {
         case .setSendReceipts(let name, let enable):
             try api { () throws(ChatError) in _ = try setSendReceipts(name, enable) }
             return .cmdOk(user: user)
+        case .apiSetChatSettings(let ref, let settings) where ref.chatType == .group:
+            try api { () throws(ChatError) in
+                try store.setGroupNotifications(groupId: try store.group(id: ref.chatId).groupId, settings.enableNtfs)
+            }
+            return .cmdOk(user: user)
         case .apiSetChatSettings(let ref, let settings):
             let name = try chatName(try contact(ref))
             try api { () throws(ChatError) in _ = try setChatSettings(name, settings) }
@@ -181,6 +191,11 @@ extension ChatController {
                 var settings = try contact(named: name).chatSettings
                 settings.enableNtfs = enableNtfs
                 _ = try setChatSettings(name, settings)
+            }
+            return .cmdOk(user: user)
+        case .setGroupShowMessages(let name, let enableNtfs):
+            try api { () throws(ChatError) in
+                try store.setGroupNotifications(groupId: try store.group(named: name, user).groupId, enableNtfs)
             }
             return .cmdOk(user: user)
         case .apiParseMarkdown(let text):
@@ -222,7 +237,11 @@ extension ChatController {
                             unreadCount: preview.unreadCount, minUnreadItemId: preview.minUnreadItemId,
                             unreadChat: preview.unreadChat)))
             }
-            return chats
+            return try Self.mergedByRecency(chats, groups: store.groups(user).map { group throws(ChatError) in
+                ChatData(
+                    chatInfo: .group(groupInfo: group), chatItems: [],
+                    groupItems: try store.groupItems(groupId: group.groupId, count: 1), chatStats: ChatStats())
+            })
         }
     }
 
@@ -247,5 +266,29 @@ extension ChatController {
                 contactId: contact.contactId, pagination, filter: content,
                 search: search?.isEmpty == false ? search : nil)
         }
+    }
+}
+
+extension ChatController {
+    /// A group's last `count` items, oldest first (`/_get chat #1 count=50`).
+    func groupChat(_ groupId: Int64, count: Int) throws(ChatAPIError) -> ChatData {
+        try api { () throws(ChatError) in
+            let group = try store.group(id: groupId)
+            return ChatData(
+                chatInfo: .group(groupInfo: group), chatItems: [],
+                groupItems: try store.groupItems(groupId: groupId, count: count), chatStats: ChatStats())
+        }
+    }
+
+    /// The chat list with the groups among the contacts, most recent last item first; chats
+    /// without items keep their order after those with.
+    static func mergedByRecency(_ chats: [ChatData], groups: [ChatData]) -> [ChatData] {
+        func latest(_ chat: ChatData) -> Date {
+            chat.chatItems.last?.timestamp ?? chat.groupItems.last?.timestamp ?? .distantPast
+        }
+        let pending = chats.filter { if case .contactConnection = $0.chatInfo { true } else { false } }
+        let rest = (chats.filter { if case .contactConnection = $0.chatInfo { false } else { true } } + groups)
+        return pending
+            + rest.enumerated().sorted { (latest($0.element), $1.offset) > (latest($1.element), $0.offset) }.map(\.element)
     }
 }

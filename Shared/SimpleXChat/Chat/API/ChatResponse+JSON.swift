@@ -101,7 +101,10 @@ extension AChatItem {
 extension ChatData {
     /// SimpleX `AChat`: the chat, its items, its unread state.
     public var json: JSON {
-        ["chatInfo": chatInfo.json, "chatItems": .array(chatItems.map(\.json)), "chatStats": chatStats.json]
+        [
+            "chatInfo": chatInfo.json, "chatItems": .array(chatItems.map(\.json) + groupItems.map(\.json)),
+            "chatStats": chatStats.json,
+        ]
     }
 }
 

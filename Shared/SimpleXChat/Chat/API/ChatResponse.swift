@@ -92,6 +92,8 @@ public enum ChatResponse: Equatable, Sendable {
 public enum ChatInfo: Equatable, Sendable {
     case direct(contact: ChatContact)
     case contactConnection(PendingContactConnection)
+    /// A group (SimpleX `ChatInfo.group`); its items are `ChatData.groupItems`.
+    case group(groupInfo: ChatGroup)
 }
 
 /// An item with its chat (SimpleX `AChatItem`).
@@ -114,11 +116,14 @@ public struct AChatItem: Equatable, Sendable {
 public struct ChatData: Equatable, Sendable {
     public var chatInfo: ChatInfo
     public var chatItems: [ChatItem]
+    /// A group's items (the model keeps group items apart from direct ones); empty for other chats.
+    public var groupItems: [GroupChatItem]
     public var chatStats: ChatStats
 
-    public init(chatInfo: ChatInfo, chatItems: [ChatItem], chatStats: ChatStats) {
+    public init(chatInfo: ChatInfo, chatItems: [ChatItem], groupItems: [GroupChatItem] = [], chatStats: ChatStats) {
         self.chatInfo = chatInfo
         self.chatItems = chatItems
+        self.groupItems = groupItems
         self.chatStats = chatStats
     }
 }
