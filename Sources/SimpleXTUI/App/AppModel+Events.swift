@@ -82,6 +82,7 @@ extension AppModel {
             if let text { compose = ComposeState(text: text, mode: compose.mode) }
             return []
         case .openRequested(let ref):
+            if let group = chatList.entries.first(where: { $0.id == ref })?.group { return open(group: group) }
             guard let entry = chatList.entries.first(where: { $0.id == ref }), let contact = entry.contact else {
                 pendingOpen = ref
                 return []
@@ -103,6 +104,8 @@ extension AppModel {
             overlays.append(
                 .prompt(TextPrompt(kind: .connectLink, title: "Connect via link", hint: "Enter connects, Esc cancels", text: link)))
             return []
+        case .groupOpened(let group, let items):
+            return groupOpened(group, items)
         case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
             return applySettingsResult(event)
         case .key, .resize, .tick, .terminalClosed, .deviceAttributes:
@@ -168,9 +171,8 @@ extension AppModel {
             return terminalFocused ? [.loadChatList] : [.loadChatList, .notify(event)]
         case .chatRead:
             return [.loadChatList]
-        case .group:
-            // Group chats are not in the full-screen client yet (issue 24).
-            return []
+        case .group(let groupEvent):
+            return applyGroup(groupEvent)
         case .file(let fileEvent):
             return applyFile(fileEvent)
         case .error(let message):

@@ -127,7 +127,7 @@ extension AppModel {
     }
 
     private mutating func cycleFocus(backwards: Bool) -> [AppEffect] {
-        guard chat != nil else {
+        guard chat != nil || groupChat != nil else {
             focus = .list
             return []
         }
@@ -192,6 +192,8 @@ extension AppModel {
         case .pending:
             status = ("waiting for the other side to use your link; Ctrl+N makes a new one", false)
             return []
+        case .group(let group):
+            return open(group: group)
         }
     }
 
@@ -205,6 +207,7 @@ extension AppModel {
             return effects
         }
         let id = "@\(contact.contactId)"
+        groupChat = nil
         compose = ComposeState(text: saveDrafts ? drafts[id] ?? "" : "")
         chat = ChatViewState(contact: contact, items: [])
         chat?.loading = true
@@ -225,6 +228,7 @@ extension AppModel {
     // MARK: - Compose
 
     mutating func handleComposeKey(_ key: KeyInput) -> [AppEffect] {
+        if let groupChat { return handleGroupComposeKey(key, groupChat) }
         guard var chat else {
             focus = .list
             return []

@@ -47,6 +47,8 @@ public enum AppEvent: Sendable {
     /// A contact as it is after a change made here (alias, notifications, receipts, cleared).
     case contactChanged(ChatContact)
     case contactDeleted(contactId: Int64)
+    /// A group's last items, to show (opened, or changed while open).
+    case groupOpened(ChatGroup, [GroupChatItem])
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).
@@ -104,6 +106,10 @@ public enum AppEffect: Equatable, Sendable {
     case setChatLayout(chat: String, ChatLayout?)
     case clearChat(contactId: Int64)
     case deleteContact(contactId: Int64)
+    /// Groups: read one's last items; send to it; accept its invitation.
+    case openGroup(groupId: Int64)
+    case sendGroup(groupId: Int64, text: String)
+    case joinGroup(groupId: Int64)
 }
 
 /// Which part of the screen takes the keys.
@@ -165,6 +171,8 @@ public struct AppModel: Sendable {
     public var user: ChatUser?
     public var chatList = ChatListView()
     public var chat: ChatViewState?
+    /// The open group chat (then `chat` is nil).
+    public var groupChat: GroupChatState?
     public var compose = ComposeState()
     public var focus: Focus = .list
     public var overlays: [Overlay] = []

@@ -42,6 +42,8 @@ public struct AppView: Sendable {
         if state.isNarrow {
             if state.narrowShowsChat, state.chat != nil {
                 screen = drawChat(&state, width: width, height: bodyHeight, column: 0)
+            } else if state.narrowShowsChat, state.groupChat != nil {
+                screen = drawGroupChat(&state, width: width, height: bodyHeight, column: 0)
             } else {
                 screen.lines = state.chatList.lines(
                     width: width, height: bodyHeight, style: listStyle, now: state.now, cache: listRows)
@@ -53,6 +55,8 @@ public struct AppView: Sendable {
             var right: Screen
             if state.chat != nil {
                 right = drawChat(&state, width: width - listWidth - 1, height: bodyHeight, column: listWidth + 1)
+            } else if state.groupChat != nil {
+                right = drawGroupChat(&state, width: width - listWidth - 1, height: bodyHeight, column: listWidth + 1)
             } else {
                 right = Screen(lines: welcome(width: width - listWidth - 1, height: bodyHeight, state: state), cursor: nil)
             }

@@ -1,0 +1,31 @@
+import Foundation
+import SimpleXChat
+
+extension AppEffects {
+    /// The group effects, against the core's group commands (which take the group's name).
+    func performGroup(_ effect: AppEffect) async throws {
+        switch effect {
+        case .openGroup(let groupId):
+            let group = try await group(groupId)
+            report(.groupOpened(group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+        case .sendGroup(let groupId, let text):
+            let group = try await group(groupId)
+            _ = try await chat.sendGroup(group.localDisplayName, Self.messageContent(text, groupDirectory: groupDirectory))
+            report(.groupOpened(group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            report(.chatList(await chatList()))
+        case .joinGroup(let groupId):
+            let group = try await chat.joinGroup(try await group(groupId).localDisplayName)
+            report(.notice("joining #\(group.localDisplayName): connecting to the host…"))
+            report(.chatList(await chatList()))
+        default:
+            break
+        }
+    }
+
+    private func group(_ groupId: Int64) async throws(ChatError) -> ChatGroup {
+        guard let group = try await chat.groups().first(where: { $0.groupId == groupId }) else {
+            throw .invalidCommand("no such group")
+        }
+        return group
+    }
+}
