@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import SimpleXChat
+@testable import SimpleXTUI
+
+/// Group chats in the full-screen client: listed, opened, drawn with each member's name, sent to.
+struct GroupChatTests {
+    let now = AppFixture.now
+
+    func member(_ id: Int64, _ name: String, role: GroupMemberRole = .member, status: GroupMemberStatus = .connected)
+        -> GroupMember
+    {
+        GroupMember(
+            groupMemberId: id, groupId: 7, memberId: MemberID(bytes: [UInt8(id)]), role: role,
+            category: id == 1 ? .user : .pre, status: status, localDisplayName: name,
+            profile: Profile(displayName: name, fullName: ""), contactId: nil, invitedBy: nil, connRequest: nil,
+            agentConnectionID: nil, ready: true)
+    }
+
+    func team(_ status: GroupMemberStatus = .connected) -> ChatGroup {
+        ChatGroup(
+            groupId: 7, localDisplayName: "team", profile: GroupProfile(displayName: "team"),
+            membership: member(1, "me", status: status))
+    }
+
+    func item(_ id: Int64, _ from: GroupMember?, _ text: String, at offset: TimeInterval = 0) -> GroupChatItem {
+        GroupChatItem(
+            itemId: id, groupId: 7, member: from, content: .text(text), timestamp: now.addingTimeInterval(offset),
+            sharedMsgId: nil, forwarded: false)
+    }
+
+    @Test func groupsAreListedByActivityAndInvitationsComeFirstAfterRequests() {
+        let bob = AppFixture.entry(AppFixture.contact(2, "bob"), last: AppFixture.item(1, "hi", at: -100))
+        let old = AppFixture.entry(AppFixture.contact(3, "carol"), last: AppFixture.item(2, "old", at: -1000))
+        var invited = team(.invited)
+        invited.localDisplayName = "club"
+        let entries = ChatListEntry.merging(
+            [(team(), item(5, member(2, "bob"), "lunch?", at: -500)), (invited, nil)], into: [bob, old])
+        #expect(entries.map(\.name) == ["#club", "bob", "#team", "carol"])
+        #expect(entries[2].id == "#7")
+        #expect(ChatListView.preview(entries[2], showPreviews: true) == "bob: lunch?")
+        #expect(ChatListView.preview(entries[0], showPreviews: true) == "group invitation: Enter to join")
+    }
+
+    @Test func enterOnAnInvitationJoinsAndOnAGroupOpensIt() {
+        var app = AppFixture.app()
+        _ = app.update(.chatList(ChatListEntry.merging([(team(.invited), nil)], into: app.chatList.entries)))
+        app.chatList.selectedID = "#7"
+        #expect(app.update(.key(.key(.enter, []))) == [.joinGroup(groupId: 7)])
+        #expect(app.groupChat == nil)
+        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil)], into: [])))
+        app.chatList.selectedID = "#7"
+        #expect(app.update(.key(.key(.enter, []))) == [.openGroup(groupId: 7)])
+        #expect(app.groupChat?.group.groupId == 7)
+        #expect(app.focus == .compose)
+    }
+
+    @Test func theGroupChatShowsEachMembersNameOncePerRunAndComposeSendsToTheGroup() {
+        var app = AppFixture.app()
+        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil)], into: app.chatList.entries)))
+        app.chatList.selectedID = "#7"
+        _ = app.update(.key(.key(.enter, [])))
+        let bob = member(2, "bob", role: .admin)
+        let carol = member(3, "carol")
+        _ = app.update(
+            .groupOpened(
+                team(),
+                [item(1, bob, "hello all", at: -30), item(2, bob, "lunch?", at: -20), item(3, carol, "yes", at: -10),
+                 item(4, nil, "on my way")]))
+        let text = AppView().draw(&app).lines.map(\.text)
+        #expect(text.contains { $0.contains("#team") && $0.contains("you are member") })
+        #expect(text.filter { $0.contains("bob · admin") }.count == 1)
+        #expect(text.contains { $0.contains("carol") })
+        #expect(text.contains { $0.contains("lunch?") })
+        #expect(text.contains { $0.contains("│ me") || $0.hasSuffix(" me") || $0.contains(" me ") })
+        for character in "hi team" { _ = app.update(.key(.character(character))) }
+        #expect(app.update(.key(.key(.enter, []))) == [.sendGroup(groupId: 7, text: "hi team")])
+        #expect(app.compose.text.isEmpty)
+    }
+
+    @Test func aGroupEventReloadsTheListAndTheOpenGroup() {
+        var app = AppFixture.app()
+        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil)], into: app.chatList.entries)))
+        #expect(app.update(.core(.group(.newItem(team(), item(1, member(2, "bob"), "hi"))))) == [.loadChatList])
+        app.chatList.selectedID = "#7"
+        _ = app.update(.key(.key(.enter, [])))
+        #expect(
+            app.update(.core(.group(.newItem(team(), item(1, member(2, "bob"), "hi")))))
+                == [.loadChatList, .openGroup(groupId: 7)])
+        _ = app.update(.core(.group(.invitation(team(.invited), from: "bob", role: .member))))
+        #expect(app.status?.text == "bob invites you to #team: it is first in the chat list")
+    }
+
+    @Test func aMembersRowNamesTheMemberAndARefusedEventHasNoSender() {
+        let row = ChatViewItem(group: item(1, member(2, "bob", role: .owner), "hi"), userName: "me")
+        #expect(row.sender == ChatViewSender(id: "member:2", name: "bob · owner", isUser: false))
+        #expect(ChatViewItem(group: item(2, nil, "mine"), userName: "me").sender?.isUser == true)
+        let refused = GroupChatItem(
+            itemId: 3, groupId: 7, member: member(2, "bob"), content: .unknown(type: "groupError", text: "not allowed", json: [:]),
+            timestamp: now, sharedMsgId: nil, forwarded: false)
+        #expect(ChatViewItem(group: refused, userName: "me").sender == nil)
+    }
+}
