@@ -40,7 +40,7 @@ struct GroupChatTests {
         #expect(entries.map(\.name) == ["#club", "bob", "#team", "carol"])
         #expect(entries[2].id == "#7")
         #expect(ChatListView.preview(entries[2], showPreviews: true) == "bob: lunch?")
-        #expect(ChatListView.preview(entries[0], showPreviews: true) == "group invitation: Enter to join")
+        #expect(ChatListView.preview(entries[0], showPreviews: true) == "invited: Enter to join")
     }
 
     @Test func enterOnAnInvitationJoinsAndOnAGroupOpensIt() {

@@ -17,6 +17,14 @@ extension AppEffects {
             let group = try await chat.joinGroup(try await group(groupId).localDisplayName)
             report(.notice("joining #\(group.localDisplayName): connecting to the host…"))
             report(.chatList(await chatList()))
+        case .createGroup(let name):
+            report(.groupCreated(try await chat.createGroup(GroupProfile(displayName: name))))
+        case .inviteMembers(let groupId, let contacts):
+            let group = try await group(groupId)
+            for contact in contacts {
+                _ = try await chat.addMember(group.localDisplayName, contact: contact, role: .member)
+            }
+            report(.notice("invited \(contacts.joined(separator: ", ")) to #\(group.localDisplayName)"))
         default:
             break
         }

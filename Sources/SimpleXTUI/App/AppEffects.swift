@@ -37,8 +37,12 @@ public struct AppEffects: Sendable {
         let user = await chat.user
         let requests = (try? await chat.contactRequests()) ?? []
         var groups: [(ChatGroup, GroupChatItem?)] = []
-        for group in (try? await chat.groups()) ?? [] {
-            groups.append((group, try? await chat.groupItems(group.localDisplayName, count: 1).last))
+        do {
+            for group in try await chat.groups() {
+                groups.append((group, try await chat.groupItems(group.localDisplayName, count: 1).last))
+            }
+        } catch {
+            report(.failed("groups could not be read: \(error)"))
         }
         guard case .apiChats(_, let chats) = await chat.execute(.apiGetChats(userId: user.userId, pendingConnections: true)) else {
             return ChatListEntry.merging(groups, into: ChatListEntry.entries(from: [], requests: requests))
@@ -177,7 +181,7 @@ public struct AppEffects: Sendable {
         case .changeSetting, .loadServers, .addServer, .removeServer, .testServer, .loadNotificationStatus, .updateProfile,
             .setAlias, .setNotifications, .setReceipts, .setChatLayout, .clearChat, .deleteContact:
             try await performSettings(effect)
-        case .openGroup, .sendGroup, .joinGroup:
+        case .openGroup, .sendGroup, .joinGroup, .createGroup, .inviteMembers:
             try await performGroup(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break

@@ -106,6 +106,8 @@ extension AppModel {
             return []
         case .groupOpened(let group, let items):
             return groupOpened(group, items)
+        case .groupCreated(let group):
+            return groupCreated(group)
         case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
             return applySettingsResult(event)
         case .key, .resize, .tick, .terminalClosed, .deviceAttributes:

@@ -88,4 +88,41 @@ extension AppModel {
         }
         return []
     }
+
+    /// Enter in the new group or invite prompt: a valid name creates the group; names of
+    /// connected contacts are invited (an unknown name keeps the prompt open, saying which).
+    mutating func submitGroupPrompt(_ prompt: inout TextPrompt, value: String) -> [AppEffect] {
+        switch prompt.kind {
+        case .newGroup:
+            if let problem = Self.displayNameProblem(value) {
+                prompt.error = problem
+                overlays.append(.prompt(prompt))
+                return []
+            }
+            return [.createGroup(name: value)]
+        case .inviteMembers(let groupId):
+            let names = value.split { $0 == " " || $0 == "," }.map { String($0.drop { $0 == "@" }) }
+            guard !names.isEmpty else { return [] }
+            let contacts = Set(chatList.entries.compactMap { $0.contact?.ready == true ? $0.contact?.localDisplayName : nil })
+            if let unknown = names.first(where: { !contacts.contains($0) }) {
+                prompt.error = "\(unknown) is not a connected contact"
+                overlays.append(.prompt(prompt))
+                return []
+            }
+            return [.inviteMembers(groupId: groupId, contacts: names)]
+        default:
+            return []
+        }
+    }
+
+    /// A group made here: opened, with the prompt for whom to invite.
+    mutating func groupCreated(_ group: ChatGroup) -> [AppEffect] {
+        let effects = open(group: group)
+        overlays.append(
+            .prompt(
+                TextPrompt(
+                    kind: .inviteMembers(groupId: group.groupId), title: "Invite to #\(group.localDisplayName)",
+                    hint: "contacts' names, separated by spaces; Enter invites, Esc skips")))
+        return [.loadChatList] + effects
+    }
 }

@@ -222,6 +222,8 @@ extension AppModel {
             return [search.firstRequest]
         case .addServer, .alias, .profileDisplayName, .profileFullName:
             return submitSettingsPrompt(&prompt, value: value)
+        case .newGroup, .inviteMembers:
+            return submitGroupPrompt(&prompt, value: value)
         }
     }
 

@@ -61,6 +61,9 @@ extension AppModel {
             return []
         case .alt("a"):
             return [.showAddress]
+        case .alt("g"):
+            overlays.append(.prompt(TextPrompt(kind: .newGroup, title: "New group", hint: "the group's name, Enter creates it")))
+            return []
         case .control("s"):
             return openSettings()
         case .alt("i"):

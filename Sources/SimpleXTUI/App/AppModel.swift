@@ -49,6 +49,8 @@ public enum AppEvent: Sendable {
     case contactDeleted(contactId: Int64)
     /// A group's last items, to show (opened, or changed while open).
     case groupOpened(ChatGroup, [GroupChatItem])
+    /// A group made here (Alt+G): opened, and its invite prompt shown.
+    case groupCreated(ChatGroup)
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).
@@ -110,6 +112,9 @@ public enum AppEffect: Equatable, Sendable {
     case openGroup(groupId: Int64)
     case sendGroup(groupId: Int64, text: String)
     case joinGroup(groupId: Int64)
+    case createGroup(name: String)
+    /// Invites contacts (by name) to a group as members.
+    case inviteMembers(groupId: Int64, contacts: [String])
 }
 
 /// Which part of the screen takes the keys.
@@ -233,6 +238,9 @@ public struct TextPrompt: Sendable {
         case alias(contactId: Int64)
         case profileDisplayName
         case profileFullName
+        /// Alt+G: a new group's name; then the contacts to invite to it.
+        case newGroup
+        case inviteMembers(groupId: Int64)
     }
     public var kind: Kind
     public var title: String

@@ -170,7 +170,7 @@ public struct ChatListView: Sendable {
         case .pending(let connection):
             return connection.pccConnStatus == "new" ? "share the link to connect" : "waiting for the contact"
         case .group(let group):
-            if entry.isGroupInvitation { return "group invitation: Enter to join" }
+            if entry.isGroupInvitation { return "invited: Enter to join" }
             guard showPreviews, let item = entry.groupLastItem else { return "" }
             let sender = item.member.map { $0.localDisplayName + ": " } ?? "you: "
             return item.deleted ? sender + "message deleted" : sender + Markdown.hidingSecrets(item.text).split(whereSeparator: \.isNewline).joined(separator: " ")
