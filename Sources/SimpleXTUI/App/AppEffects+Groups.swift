@@ -25,6 +25,16 @@ extension AppEffects {
                 _ = try await chat.addMember(group.localDisplayName, contact: contact, role: .member)
             }
             report(.notice("invited \(contacts.joined(separator: ", ")) to #\(group.localDisplayName)"))
+        case .loadGroupInfo(let groupId):
+            let (group, members) = try await chat.members(of: try await group(groupId).localDisplayName)
+            report(.groupMembers(group, members))
+        case .leaveGroup(let groupId):
+            report(.groupLeft(try await chat.leaveGroup(try await group(groupId).localDisplayName)))
+            report(.chatList(await chatList()))
+        case .deleteGroup(let groupId):
+            try await chat.deleteGroup(try await group(groupId).localDisplayName)
+            report(.groupDeleted(groupId: groupId))
+            report(.chatList(await chatList()))
         default:
             break
         }

@@ -108,6 +108,8 @@ extension AppModel {
             return groupOpened(group, items)
         case .groupCreated(let group):
             return groupCreated(group)
+        case .groupMembers, .groupLeft, .groupDeleted:
+            return applyGroupResult(event)
         case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
             return applySettingsResult(event)
         case .key, .resize, .tick, .terminalClosed, .deviceAttributes:

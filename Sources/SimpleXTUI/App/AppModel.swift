@@ -51,6 +51,11 @@ public enum AppEvent: Sendable {
     case groupOpened(ChatGroup, [GroupChatItem])
     /// A group made here (Alt+G): opened, and its invite prompt shown.
     case groupCreated(ChatGroup)
+    /// A group's members, for its info screen.
+    case groupMembers(ChatGroup, [GroupMember])
+    /// The user left or deleted a group here.
+    case groupLeft(ChatGroup)
+    case groupDeleted(groupId: Int64)
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).
@@ -115,6 +120,10 @@ public enum AppEffect: Equatable, Sendable {
     case createGroup(name: String)
     /// Invites contacts (by name) to a group as members.
     case inviteMembers(groupId: Int64, contacts: [String])
+    /// Alt+I in a group: its members; leaving it; deleting it (for everyone, by its owner).
+    case loadGroupInfo(groupId: Int64)
+    case leaveGroup(groupId: Int64)
+    case deleteGroup(groupId: Int64)
 }
 
 /// Which part of the screen takes the keys.
@@ -148,6 +157,8 @@ public enum Overlay: Sendable {
     case settings(SettingsScreen)
     /// Alt+I: the open chat's contact.
     case contactInfo(ContactInfoScreen)
+    /// Alt+I in a group: its members, leave, delete.
+    case groupInfo(GroupInfoScreen)
 }
 
 /// A contact request: accept, accept incognito (a random profile), or reject.

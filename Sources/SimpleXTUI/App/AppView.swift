@@ -270,6 +270,8 @@ public struct AppView: Sendable {
             content = settings.lines(width: inner, height: max(4, height - 4))
         case .contactInfo(let info):
             content = info.lines(width: inner, height: max(4, height - 4))
+        case .groupInfo(let info):
+            content = info.lines(width: inner, height: max(4, height - 4))
         case .qrCode:
             return
         }
