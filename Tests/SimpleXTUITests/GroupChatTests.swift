@@ -101,4 +101,53 @@ struct GroupChatTests {
             timestamp: now, sharedMsgId: nil, forwarded: false)
         #expect(ChatViewItem(group: refused, userName: "me").sender == nil)
     }
+
+    @Test func altIInAGroupListsItsMembersAndLeavingOrDeletingIsConfirmed() {
+        var app = AppFixture.app()
+        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil)], into: app.chatList.entries)))
+        app.chatList.selectedID = "#7"
+        _ = app.update(.key(.key(.enter, [])))
+        #expect(app.update(.key(.alt("i"))) == [.loadGroupInfo(groupId: 7)])
+        _ = app.update(.groupMembers(team(), [member(2, "bob", role: .owner), member(3, "carol", status: .invited)]))
+        let text = AppView().draw(&app).lines.map(\.text)
+        #expect(text.contains { $0.contains("3 members") == false && $0.contains("2 members") })
+        #expect(text.contains { $0.contains("you (me) · member · connected") })
+        #expect(text.contains { $0.contains("bob · owner · connected") })
+        #expect(text.contains { $0.contains("carol · member · invited") })
+        #expect(app.update(.key(.character("l"))) == [])
+        #expect(app.update(.key(.character("y"))) == [.leaveGroup(groupId: 7)])
+        _ = app.update(.key(.character("x")))
+        guard case .confirm(let question, _) = app.overlays.last else { return #expect(Bool(false)) }
+        #expect(question == "Delete #team and its messages on this device? y / n")
+        #expect(app.update(.key(.character("y"))) == [.deleteGroup(groupId: 7)])
+        _ = app.update(.groupDeleted(groupId: 7))
+        #expect(app.groupChat == nil)
+        #expect(app.overlays.isEmpty)
+        #expect(app.status?.text == "#team deleted")
+    }
+
+    @Test func membersRowsHaveTheAvatarGutterWithTheInitialOnTheSenderRow() {
+        let bob = member(2, "bob")
+        let first = ChatViewItem(group: item(1, bob, "hello", at: -20), userName: "me")
+        let second = ChatViewItem(group: item(2, bob, "again", at: -10), userName: "me")
+        let settings = ChatViewSettings(timeZone: TimeZone(identifier: "UTC")!)
+        let lines = ChatViewLayout.groupLines(
+            for: first, older: nil, width: 40, settings: settings, state: ItemRenderState(), now: now)
+        let sender = lines.firstIndex { $0.text.contains("bob") }!
+        #expect(lines[sender].text.hasPrefix(" B bob"))
+        #expect(lines[sender].spans[1].style.foreground == ChatViewLayout.avatarColor("member:2"))
+        #expect(lines[(sender + 1)...].contains { $0.text.hasPrefix("   hello") })
+        #expect(lines.allSatisfy { $0.width <= 40 })
+        let next = ChatViewLayout.groupLines(
+            for: second, older: first, width: 40, settings: settings, state: ItemRenderState(), now: now)
+        #expect(!next.contains { $0.text.contains("B bob") })
+        #expect(next.contains { $0.text.hasPrefix("   again") })
+        // One member, one colour, whatever the run.
+        #expect(ChatViewLayout.avatarColor("member:2") == ChatViewLayout.avatarColor("member:2"))
+        let own = ChatViewLayout.groupLines(
+            for: ChatViewItem(group: item(3, nil, "mine"), userName: "me"), older: second, width: 40,
+            settings: settings, state: ItemRenderState(), now: now)
+        #expect(own.allSatisfy { $0.text.hasPrefix("  ") && !$0.text.hasPrefix(" M") })
+        #expect(own.contains { $0.text.hasPrefix("   mine") })
+    }
 }

@@ -15,14 +15,15 @@ struct TUIGroupsEndToEndTests {
         }
     }
 
-    /// Waits until `user`'s group chat shows `text` with `sender`'s name on the row above it
-    /// (terminal rows: the sender once per run, the messages below).
+    /// Waits until `user`'s group chat shows `text` with `sender`'s name on the row above it,
+    /// after the sender's avatar, its initial (terminal rows: the sender once per run, the
+    /// messages below).
     func waitForMessage(_ user: TUIUser, _ text: String, from sender: String) async throws {
         try await user.waitUntil("“\(text)” from \(sender)") { screen in
             let pane = Self.chatPane(screen)
             guard let row = pane.firstIndex(where: { $0.contains(text) }) else { return false }
             let above = pane[..<row].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
-            return above.trimmingCharacters(in: .whitespaces).hasPrefix(sender)
+            return above.trimmingCharacters(in: .whitespaces).hasPrefix("\(sender.prefix(1).uppercased()) \(sender)")
         }
     }
 
@@ -77,6 +78,26 @@ struct TUIGroupsEndToEndTests {
 
         // The list previews the group's last message with its sender.
         try await alice.waitFor("carol: carol too")
+
+        // Group info: every member with role and status; bob leaves (confirmed).
+        try await bob.press("M-i")
+        let info = try await bob.waitFor("Leave group")
+        #expect(info.contains("you (bob) · member"), "\(info)")
+        #expect(info.contains("alice · owner"), "\(info)")
+        #expect(info.contains("carol · member"), "\(info)")
+        try await bob.press("l")
+        try await bob.waitFor("Leave #team?")
+        try await bob.press("y")
+        try await bob.waitFor("you left #team")
+
+        // alice, the owner, deletes the group for everyone; carol is told.
+        try await alice.press("M-i")
+        try await alice.waitFor("Delete group")
+        try await alice.press("x")
+        try await alice.waitFor("Delete #team for every member?")
+        try await alice.press("y")
+        try await alice.waitFor("#team deleted")
+        try await carol.waitFor("alice deleted #team")
 
         for user in [alice, bob, carol] {
             let quit = try await user.quit()

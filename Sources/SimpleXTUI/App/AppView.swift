@@ -198,7 +198,9 @@ public struct AppView: Sendable {
         let hint: String
         switch state.focus {
         case .list:
-            hint = "↑↓ chats · Enter open · Alt+I info · , settings · type to filter · Tab compose · Ctrl+K go to · Ctrl+N invite · Ctrl+O connect · ? help · Ctrl+Q quit"
+            hint = "↑↓ chats · Enter open · Alt+I info · , settings · type to filter · Tab compose · Ctrl+K go to · Ctrl+N invite · Ctrl+O connect · Alt+G new group · ? help · Ctrl+Q quit"
+        case .compose where state.groupChat != nil:
+            hint = "Enter send to the group · Alt+Enter new line · PgUp/PgDn scroll · Alt+I group info · Tab list"
         case .compose:
             hint = "Enter send · Alt+Enter new line · ↑ messages · PgUp/PgDn scroll · Ctrl+T attach · Ctrl+F search · Ctrl+X editor · Tab list"
         case .messages:

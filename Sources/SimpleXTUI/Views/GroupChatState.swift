@@ -25,7 +25,7 @@ public struct GroupChatState: Sendable {
         var blocks: [[StyledLine]] = []
         var total = 0
         for index in rows.indices.reversed() {
-            let block = ChatViewLayout.lines(
+            let block = ChatViewLayout.groupLines(
                 for: rows[index], older: index > 0 ? rows[index - 1] : nil, width: width, settings: settings,
                 state: ItemRenderState(), now: now)
             blocks.append(block)
