@@ -36,20 +36,24 @@ struct GroupChatTests {
         var invited = team(.invited)
         invited.localDisplayName = "club"
         let entries = ChatListEntry.merging(
-            [(team(), item(5, member(2, "bob"), "lunch?", at: -500)), (invited, nil)], into: [bob, old])
+            [(team(), item(5, member(2, "bob"), "lunch?", at: -500), 3), (invited, nil, 0)], into: [bob, old])
         #expect(entries.map(\.name) == ["#club", "bob", "#team", "carol"])
         #expect(entries[2].id == "#7")
+        // The unread count shows as the badge, as a contact's does.
+        let rows = ChatListView.rows(entries[2], width: 30, selected: false, number: 3, style: ChatListStyle(), now: now)
+        #expect(rows[1].text.contains(" 3 "))
+        #expect(rows[0].text.hasPrefix(" #team"))
         #expect(ChatListView.preview(entries[2], showPreviews: true) == "bob: lunch?")
         #expect(ChatListView.preview(entries[0], showPreviews: true) == "invited: Enter to join")
     }
 
     @Test func enterOnAnInvitationJoinsAndOnAGroupOpensIt() {
         var app = AppFixture.app()
-        _ = app.update(.chatList(ChatListEntry.merging([(team(.invited), nil)], into: app.chatList.entries)))
+        _ = app.update(.chatList(ChatListEntry.merging([(team(.invited), nil, 0)], into: app.chatList.entries)))
         app.chatList.selectedID = "#7"
         #expect(app.update(.key(.key(.enter, []))) == [.joinGroup(groupId: 7)])
         #expect(app.groupChat == nil)
-        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil)], into: [])))
+        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil, 0)], into: [])))
         app.chatList.selectedID = "#7"
         #expect(app.update(.key(.key(.enter, []))) == [.openGroup(groupId: 7)])
         #expect(app.groupChat?.group.groupId == 7)
@@ -58,7 +62,7 @@ struct GroupChatTests {
 
     @Test func theGroupChatShowsEachMembersNameOncePerRunAndComposeSendsToTheGroup() {
         var app = AppFixture.app()
-        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil)], into: app.chatList.entries)))
+        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil, 0)], into: app.chatList.entries)))
         app.chatList.selectedID = "#7"
         _ = app.update(.key(.key(.enter, [])))
         let bob = member(2, "bob", role: .admin)
@@ -81,7 +85,7 @@ struct GroupChatTests {
 
     @Test func aGroupEventReloadsTheListAndTheOpenGroup() {
         var app = AppFixture.app()
-        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil)], into: app.chatList.entries)))
+        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil, 0)], into: app.chatList.entries)))
         #expect(app.update(.core(.group(.newItem(team(), item(1, member(2, "bob"), "hi"))))) == [.loadChatList])
         app.chatList.selectedID = "#7"
         _ = app.update(.key(.key(.enter, [])))
@@ -104,7 +108,7 @@ struct GroupChatTests {
 
     @Test func altIInAGroupListsItsMembersAndLeavingOrDeletingIsConfirmed() {
         var app = AppFixture.app()
-        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil)], into: app.chatList.entries)))
+        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil, 0)], into: app.chatList.entries)))
         app.chatList.selectedID = "#7"
         _ = app.update(.key(.key(.enter, [])))
         #expect(app.update(.key(.alt("i"))) == [.loadGroupInfo(groupId: 7)])

@@ -71,10 +71,24 @@ struct TUIGroupsEndToEndTests {
         try await waitForMessage(alice, "hi, bob here", from: "bob")
         try await waitForMessage(carol, "hi, bob here", from: "bob")
 
+        // bob goes to alice's chat: carol's next message is unread for him there, a badge in
+        // the list, until he opens the group again.
+        try await bob.press("C-k")
+        try await bob.type("alice")
+        try await bob.press("Enter")
+        try await bob.waitUntil("alice's chat") { $0.contains("> Message") && !$0.contains("#team · you are") }
         try await carol.type("carol too")
         try await carol.press("Enter")
         try await waitForMessage(alice, "carol too", from: "carol")
+        let unread: @Sendable (String) -> Bool = { screen in
+            screen.split(separator: "\n").contains { $0.contains("carol: carol too") && $0.contains(" 1 ") }
+        }
+        try await bob.waitUntil("the group's unread badge", unread)
+        try await bob.press("C-k")
+        try await bob.type("team")
+        try await bob.press("Enter")
         try await waitForMessage(bob, "carol too", from: "carol")
+        try await bob.waitUntil("the badge gone") { !unread($0) && $0.contains("carol: carol too") }
 
         // The list previews the group's last message with its sender.
         try await alice.waitFor("carol: carol too")

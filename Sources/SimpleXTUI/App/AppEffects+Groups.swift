@@ -6,8 +6,10 @@ extension AppEffects {
     func performGroup(_ effect: AppEffect) async throws {
         switch effect {
         case .openGroup(let groupId):
+            // The open group is read: its items are on screen.
             let group = try await group(groupId)
             report(.groupOpened(group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            if try await chat.markGroupRead(group.localDisplayName) > 0 { report(.chatList(await chatList())) }
         case .sendGroup(let groupId, let text):
             let group = try await group(groupId)
             _ = try await chat.sendGroup(group.localDisplayName, Self.messageContent(text, groupDirectory: groupDirectory))

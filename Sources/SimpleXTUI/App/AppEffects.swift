@@ -36,10 +36,12 @@ public struct AppEffects: Sendable {
     public func chatList() async -> [ChatListEntry] {
         let user = await chat.user
         let requests = (try? await chat.contactRequests()) ?? []
-        var groups: [(ChatGroup, GroupChatItem?)] = []
+        var groups: [(ChatGroup, GroupChatItem?, unread: Int)] = []
         do {
             for group in try await chat.groups() {
-                groups.append((group, try await chat.groupItems(group.localDisplayName, count: 1).last))
+                let name = group.localDisplayName
+                groups.append(
+                    (group, try await chat.groupItems(name, count: 1).last, try await chat.groupUnreadCount(name)))
             }
         } catch {
             report(.failed("groups could not be read: \(error)"))

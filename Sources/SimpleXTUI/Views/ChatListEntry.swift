@@ -115,9 +115,11 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
 
     /// `entries` with the groups merged in: invitations after the contact requests, the other
     /// groups among the chats by their last activity.
-    public static func merging(_ groups: [(ChatGroup, GroupChatItem?)], into entries: [ChatListEntry]) -> [ChatListEntry] {
+    public static func merging(_ groups: [(ChatGroup, GroupChatItem?, unread: Int)], into entries: [ChatListEntry])
+        -> [ChatListEntry]
+    {
         var result = entries
-        let groupEntries = groups.map { ChatListEntry(kind: .group($0.0), groupLastItem: $0.1) }
+        let groupEntries = groups.map { ChatListEntry(kind: .group($0.0), unreadCount: $0.unread, groupLastItem: $0.1) }
         let requests = result.prefix { $0.isRequest }.count
         result.insert(contentsOf: groupEntries.filter(\.isGroupInvitation), at: requests)
         for entry in groupEntries where !entry.isGroupInvitation {
