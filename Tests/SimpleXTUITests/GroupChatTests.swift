@@ -154,4 +154,41 @@ struct GroupChatTests {
         #expect(own.allSatisfy { $0.text.hasPrefix("  ") && !$0.text.hasPrefix(" M") })
         #expect(own.contains { $0.text.hasPrefix("   mine") })
     }
+
+    @Test func upPutsTheCursorOnItemsAndOwnMessagesAreEditedAndDeletedForEveryone() {
+        var app = AppFixture.app()
+        _ = app.update(.chatList(ChatListEntry.merging([(team(), nil, 0)], into: app.chatList.entries)))
+        app.chatList.selectedID = "#7"
+        _ = app.update(.key(.key(.enter, [])))
+        let bob = member(2, "bob")
+        let mine = item(2, nil, "on my way", at: -10)
+        _ = app.update(.groupOpened(team(), [item(1, bob, "hello all", at: -30), mine]))
+        _ = app.update(.key(.key(.up, [])))
+        #expect(app.focus == .messages && app.groupChat?.cursorItemId == 2)
+        #expect(AppView().draw(&app).lines.contains { $0.text.contains("▌") && $0.text.contains("on my way") })
+        // Edit: the text in the compose field, Enter sends the change.
+        _ = app.update(.key(.character("e")))
+        #expect(app.focus == .compose && app.compose.string == "on my way")
+        #expect(AppView().draw(&app).lines.contains { $0.text.contains("✎ editing: on my way") })
+        for character in "!" { _ = app.update(.key(.character(character))) }
+        #expect(app.update(.key(.key(.enter, []))) == [.editGroupItem(groupId: 7, item: mine, text: "on my way!")])
+        #expect(app.groupChat?.editing == nil)
+        // bob's message: not editable; copied and its info shown.
+        _ = app.update(.key(.key(.up, [])))
+        _ = app.update(.key(.key(.up, [])))
+        #expect(app.groupChat?.cursorItemId == 1)
+        #expect(app.update(.key(.character("e"))) == [])
+        #expect(app.status?.text == "only your own messages can be edited or deleted for everyone")
+        #expect(app.update(.key(.character("c"))) == [.copy("hello all")])
+        _ = app.update(.key(.character("i")))
+        guard case .info(_, let lines, _) = app.overlays.last else { return #expect(Bool(false)) }
+        #expect(lines.contains("From: bob, member"))
+        _ = app.update(.key(.key(.escape, [])))
+        // Delete for everyone, confirmed.
+        _ = app.update(.key(.key(.down, [])))
+        _ = app.update(.key(.character("D")))
+        #expect(app.update(.key(.character("y"))) == [.deleteGroupItem(groupId: 7, item: mine)])
+        _ = app.update(.key(.key(.down, [])))
+        #expect(app.focus == .compose && app.groupChat?.cursorItemId == nil)
+    }
 }

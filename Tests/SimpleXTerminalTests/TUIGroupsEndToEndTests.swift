@@ -66,6 +66,23 @@ struct TUIGroupsEndToEndTests {
         try await waitForMessage(bob, "hello from alice", from: "alice · owner")
         try await waitForMessage(carol, "hello from alice", from: "alice · owner")
 
+        // alice edits her message (Up to it, e) and deletes another for everyone (Up, D, y).
+        try await alice.press("Up")
+        try await alice.press("e")
+        try await alice.waitFor("✎ editing: hello from alice")
+        try await alice.type(", edited")
+        try await alice.press("Enter")
+        try await bob.waitFor("hello from alice, edited")
+        try await alice.type("oops")
+        try await alice.press("Enter")
+        try await carol.waitFor("oops")
+        try await alice.press("Up")
+        try await alice.press("D")
+        try await alice.waitFor("Delete this message for every member of #team?")
+        try await alice.press("y")
+        try await carol.waitUntil("oops marked deleted") { !$0.contains("oops") && $0.contains("marked deleted") }
+        try await alice.waitUntil("oops gone") { !$0.contains("oops") }
+
         try await bob.type("hi, bob here")
         try await bob.press("Enter")
         try await waitForMessage(alice, "hi, bob here", from: "bob")

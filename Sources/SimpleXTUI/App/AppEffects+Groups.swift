@@ -37,6 +37,15 @@ extension AppEffects {
             try await chat.deleteGroup(try await group(groupId).localDisplayName)
             report(.groupDeleted(groupId: groupId))
             report(.chatList(await chatList()))
+        case .editGroupItem(let groupId, let item, let text):
+            let group = try await group(groupId)
+            _ = try await chat.editGroup(group.localDisplayName, item, to: .text(text))
+            report(.groupOpened(group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+        case .deleteGroupItem(let groupId, let item):
+            let group = try await group(groupId)
+            try await chat.deleteGroupItem(group.localDisplayName, item)
+            report(.groupOpened(group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            report(.chatList(await chatList()))
         default:
             break
         }

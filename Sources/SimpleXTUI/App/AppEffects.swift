@@ -183,7 +183,8 @@ public struct AppEffects: Sendable {
         case .changeSetting, .loadServers, .addServer, .removeServer, .testServer, .loadNotificationStatus, .updateProfile,
             .setAlias, .setNotifications, .setReceipts, .setChatLayout, .clearChat, .deleteContact:
             try await performSettings(effect)
-        case .openGroup, .sendGroup, .joinGroup, .createGroup, .inviteMembers, .loadGroupInfo, .leaveGroup, .deleteGroup:
+        case .openGroup, .sendGroup, .joinGroup, .createGroup, .inviteMembers, .loadGroupInfo, .leaveGroup, .deleteGroup,
+            .editGroupItem, .deleteGroupItem:
             try await performGroup(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break

@@ -70,7 +70,14 @@ extension AppModel {
             }
             let text = compose.string
             compose.clear()
+            if let editing = group.editing {
+                groupChat?.editing = nil
+                return [.editGroupItem(groupId: group.group.groupId, item: editing, text: text)]
+            }
             return [.sendGroup(groupId: group.group.groupId, text: text)]
+        case .key(.up, _) where compose.text.isEmpty && !group.items.isEmpty:
+            groupChat?.moveCursor(-1)
+            focus = .messages
         case .paste(let text): compose.insert(text)
         case .character(let character): compose.insert(String(character))
         case .key(.backspace, _): compose.backspace()
@@ -83,6 +90,9 @@ extension AppModel {
         case .key(.end, _), .control("e"): compose.moveLineEnd()
         case .key(.pageUp, _): groupChat?.scroll += max(1, height / 2)
         case .key(.pageDown, _): groupChat?.scroll = max(0, group.scroll - max(1, height / 2))
+        case .key(.escape, _) where group.editing != nil:
+            groupChat?.editing = nil
+            compose.clear()
         case .key(.escape, _): focus = .list
         default: break
         }

@@ -80,7 +80,7 @@ extension AppModel {
         switch focus {
         case .list: return handleListKey(key)
         case .compose: return handleComposeKey(key)
-        case .messages: return handleMessagesKey(key)
+        case .messages: return groupChat.map { handleGroupMessagesKey(key, $0) } ?? handleMessagesKey(key)
         }
     }
 

@@ -124,6 +124,9 @@ public enum AppEffect: Equatable, Sendable {
     case loadGroupInfo(groupId: Int64)
     case leaveGroup(groupId: Int64)
     case deleteGroup(groupId: Int64)
+    /// The user's own group message changed, or deleted for every member.
+    case editGroupItem(groupId: Int64, item: GroupChatItem, text: String)
+    case deleteGroupItem(groupId: Int64, item: GroupChatItem)
 }
 
 /// Which part of the screen takes the keys.

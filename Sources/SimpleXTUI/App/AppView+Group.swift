@@ -16,10 +16,14 @@ extension AppView {
             width: width, maxRows: min(8, max(1, height / 4)), placeholder: "Message to the group", style: theme.compose)
         var settings = state.chatSettings
         settings.userName = state.user?.profile.displayName ?? settings.userName
-        let chatHeight = max(1, height - 2 - composed.lines.count)
+        let banner = group.editing.map {
+            StyledLine(" ✎ editing: " + $0.text, Style(foreground: theme.accent)).truncated(to: width)
+        }
+        let chatHeight = max(1, height - 2 - composed.lines.count - (banner == nil ? 0 : 1))
         var lines = [header.truncated(to: width)]
         lines += group.lines(width: width, height: chatHeight, settings: settings, now: state.now).map { $0.truncated(to: width) }
         lines.append(StyledLine(String(repeating: "─", count: width), Style(foreground: state.focus == .compose ? theme.accent : theme.secondary)))
+        if let banner { lines.append(banner) }
         let composeTop = lines.count
         lines += composed.lines
         var screen = Screen(lines: lines, cursor: nil)

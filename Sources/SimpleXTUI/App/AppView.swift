@@ -203,6 +203,8 @@ public struct AppView: Sendable {
             hint = "Enter send to the group · Alt+Enter new line · PgUp/PgDn scroll · Alt+I group info · Tab list"
         case .compose:
             hint = "Enter send · Alt+Enter new line · ↑ messages · PgUp/PgDn scroll · Ctrl+T attach · Ctrl+F search · Ctrl+X editor · Tab list"
+        case .messages where state.groupChat != nil:
+            hint = "↑↓ move · e edit · D delete for everyone · c copy · i info · Esc compose"
         case .messages:
             hint = state.chat?.selectedIds.isEmpty == false
                 ? "↑↓ move · Space select · d delete · f forward · Esc stop selecting"
