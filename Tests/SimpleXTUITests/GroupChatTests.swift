@@ -8,13 +8,16 @@ import Testing
 struct GroupChatTests {
     let now = AppFixture.now
 
-    func member(_ id: Int64, _ name: String, role: GroupMemberRole = .member, status: GroupMemberStatus = .connected)
+    func member(
+        _ id: Int64, _ name: String, role: GroupMemberRole = .member, status: GroupMemberStatus = .connected
+    )
         -> GroupMember
     {
         GroupMember(
             groupMemberId: id, groupId: 7, memberId: MemberID(bytes: [UInt8(id)]), role: role,
             category: id == 1 ? .user : .pre, status: status, localDisplayName: name,
-            profile: Profile(displayName: name, fullName: ""), contactId: nil, invitedBy: nil, connRequest: nil,
+            profile: Profile(displayName: name, fullName: ""), contactId: nil, invitedBy: nil,
+            connRequest: nil,
             agentConnectionID: nil, ready: true)
     }
 
@@ -24,9 +27,11 @@ struct GroupChatTests {
             membership: member(1, "me", status: status))
     }
 
-    func item(_ id: Int64, _ from: GroupMember?, _ text: String, at offset: TimeInterval = 0) -> GroupChatItem {
+    func item(_ id: Int64, _ from: GroupMember?, _ text: String, at offset: TimeInterval = 0) -> GroupChatItem
+    {
         GroupChatItem(
-            itemId: id, groupId: 7, member: from, content: .text(text), timestamp: now.addingTimeInterval(offset),
+            itemId: id, groupId: 7, member: from, content: .text(text),
+            timestamp: now.addingTimeInterval(offset),
             sharedMsgId: nil, forwarded: false)
     }
 
@@ -40,7 +45,8 @@ struct GroupChatTests {
         #expect(entries.map(\.name) == ["#club", "bob", "#team", "carol"])
         #expect(entries[2].id == "#7")
         // The unread count shows as the badge, as a contact's does.
-        let rows = ChatListView.rows(entries[2], width: 30, selected: false, number: 3, style: ChatListStyle(), now: now)
+        let rows = ChatListView.rows(
+            entries[2], width: 30, selected: false, number: 3, style: ChatListStyle(), now: now)
         #expect(rows[1].text.contains(" 3 "))
         #expect(rows[0].text.hasPrefix(" #team"))
         #expect(ChatListView.preview(entries[2], showPreviews: true) == "bob: lunch?")
@@ -49,7 +55,8 @@ struct GroupChatTests {
 
     @Test func enterOnAnInvitationJoinsAndOnAGroupOpensIt() {
         var app = AppFixture.app()
-        _ = app.update(.chatList(ChatListEntry.merging([(team(.invited), nil, 0)], into: app.chatList.entries)))
+        _ = app.update(
+            .chatList(ChatListEntry.merging([(team(.invited), nil, 0)], into: app.chatList.entries)))
         app.chatList.selectedID = "#7"
         #expect(app.update(.key(.key(.enter, []))) == [.joinGroup(groupId: 7)])
         #expect(app.groupChat == nil)
@@ -70,8 +77,11 @@ struct GroupChatTests {
         _ = app.update(
             .groupOpened(
                 team(),
-                [item(1, bob, "hello all", at: -30), item(2, bob, "lunch?", at: -20), item(3, carol, "yes", at: -10),
-                 item(4, nil, "on my way")]))
+                [
+                    item(1, bob, "hello all", at: -30), item(2, bob, "lunch?", at: -20),
+                    item(3, carol, "yes", at: -10),
+                    item(4, nil, "on my way"),
+                ]))
         let text = AppView().draw(&app).lines.map(\.text)
         #expect(text.contains { $0.contains("#team") && $0.contains("you are member") })
         #expect(text.filter { $0.contains("bob · admin") }.count == 1)
@@ -86,7 +96,8 @@ struct GroupChatTests {
     @Test func aGroupEventReloadsTheListAndTheOpenGroup() {
         var app = AppFixture.app()
         _ = app.update(.chatList(ChatListEntry.merging([(team(), nil, 0)], into: app.chatList.entries)))
-        #expect(app.update(.core(.group(.newItem(team(), item(1, member(2, "bob"), "hi"))))) == [.loadChatList])
+        #expect(
+            app.update(.core(.group(.newItem(team(), item(1, member(2, "bob"), "hi"))))) == [.loadChatList])
         app.chatList.selectedID = "#7"
         _ = app.update(.key(.key(.enter, [])))
         #expect(
@@ -101,7 +112,8 @@ struct GroupChatTests {
         #expect(row.sender == ChatViewSender(id: "member:2", name: "bob · owner", isUser: false))
         #expect(ChatViewItem(group: item(2, nil, "mine"), userName: "me").sender?.isUser == true)
         let refused = GroupChatItem(
-            itemId: 3, groupId: 7, member: member(2, "bob"), content: .unknown(type: "groupError", text: "not allowed", json: [:]),
+            itemId: 3, groupId: 7, member: member(2, "bob"),
+            content: .unknown(type: "groupError", text: "not allowed", json: [:]),
             timestamp: now, sharedMsgId: nil, forwarded: false)
         #expect(ChatViewItem(group: refused, userName: "me").sender == nil)
     }
@@ -112,7 +124,8 @@ struct GroupChatTests {
         app.chatList.selectedID = "#7"
         _ = app.update(.key(.key(.enter, [])))
         #expect(app.update(.key(.alt("i"))) == [.loadGroupInfo(groupId: 7)])
-        _ = app.update(.groupMembers(team(), [member(2, "bob", role: .owner), member(3, "carol", status: .invited)]))
+        _ = app.update(
+            .groupMembers(team(), [member(2, "bob", role: .owner), member(3, "carol", status: .invited)]))
         let text = AppView().draw(&app).lines.map(\.text)
         #expect(text.contains { $0.contains("3 members") == false && $0.contains("2 members") })
         #expect(text.contains { $0.contains("you (me) · member · connected") })
@@ -165,13 +178,16 @@ struct GroupChatTests {
         _ = app.update(.groupOpened(team(), [item(1, bob, "hello all", at: -30), mine]))
         _ = app.update(.key(.key(.up, [])))
         #expect(app.focus == .messages && app.groupChat?.cursorItemId == 2)
-        #expect(AppView().draw(&app).lines.contains { $0.text.contains("▌") && $0.text.contains("on my way") })
+        #expect(
+            AppView().draw(&app).lines.contains { $0.text.contains("▌") && $0.text.contains("on my way") })
         // Edit: the text in the compose field, Enter sends the change.
         _ = app.update(.key(.character("e")))
         #expect(app.focus == .compose && app.compose.string == "on my way")
         #expect(AppView().draw(&app).lines.contains { $0.text.contains("✎ editing: on my way") })
         for character in "!" { _ = app.update(.key(.character(character))) }
-        #expect(app.update(.key(.key(.enter, []))) == [.editGroupItem(groupId: 7, item: mine, text: "on my way!")])
+        #expect(
+            app.update(.key(.key(.enter, []))) == [.editGroupItem(groupId: 7, item: mine, text: "on my way!")]
+        )
         #expect(app.groupChat?.editing == nil)
         // bob's message: not editable; copied and its info shown.
         _ = app.update(.key(.key(.up, [])))

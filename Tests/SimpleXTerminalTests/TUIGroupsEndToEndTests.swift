@@ -23,7 +23,8 @@ struct TUIGroupsEndToEndTests {
             let pane = Self.chatPane(screen)
             guard let row = pane.firstIndex(where: { $0.contains(text) }) else { return false }
             let above = pane[..<row].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
-            return above.trimmingCharacters(in: .whitespaces).hasPrefix("\(sender.prefix(1).uppercased()) \(sender)")
+            return above.trimmingCharacters(in: .whitespaces).hasPrefix(
+                "\(sender.prefix(1).uppercased()) \(sender)")
         }
     }
 
@@ -80,7 +81,9 @@ struct TUIGroupsEndToEndTests {
         try await alice.press("D")
         try await alice.waitFor("Delete this message for every member of #team?")
         try await alice.press("y")
-        try await carol.waitUntil("oops marked deleted") { !$0.contains("oops") && $0.contains("marked deleted") }
+        try await carol.waitUntil("oops marked deleted") {
+            !$0.contains("oops") && $0.contains("marked deleted")
+        }
         try await alice.waitUntil("oops gone") { !$0.contains("oops") }
 
         try await bob.type("hi, bob here")
@@ -93,7 +96,9 @@ struct TUIGroupsEndToEndTests {
         try await bob.press("C-k")
         try await bob.type("alice")
         try await bob.press("Enter")
-        try await bob.waitUntil("alice's chat") { $0.contains("> Message") && !$0.contains("#team · you are") }
+        try await bob.waitUntil("alice's chat") {
+            $0.contains("> Message") && !$0.contains("#team · you are")
+        }
         try await carol.type("carol too")
         try await carol.press("Enter")
         try await waitForMessage(alice, "carol too", from: "carol")

@@ -8,12 +8,19 @@ extension AppEffects {
         case .openGroup(let groupId):
             // The open group is read: its items are on screen.
             let group = try await group(groupId)
-            report(.groupOpened(group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
-            if try await chat.markGroupRead(group.localDisplayName) > 0 { report(.chatList(await chatList())) }
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            if try await chat.markGroupRead(group.localDisplayName) > 0 {
+                report(.chatList(await chatList()))
+            }
         case .sendGroup(let groupId, let text):
             let group = try await group(groupId)
-            _ = try await chat.sendGroup(group.localDisplayName, Self.messageContent(text, groupDirectory: groupDirectory))
-            report(.groupOpened(group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            _ = try await chat.sendGroup(
+                group.localDisplayName, Self.messageContent(text, groupDirectory: groupDirectory))
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
             report(.chatList(await chatList()))
         case .joinGroup(let groupId):
             let group = try await chat.joinGroup(try await group(groupId).localDisplayName)
@@ -40,11 +47,15 @@ extension AppEffects {
         case .editGroupItem(let groupId, let item, let text):
             let group = try await group(groupId)
             _ = try await chat.editGroup(group.localDisplayName, item, to: .text(text))
-            report(.groupOpened(group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
         case .deleteGroupItem(let groupId, let item):
             let group = try await group(groupId)
             try await chat.deleteGroupItem(group.localDisplayName, item)
-            report(.groupOpened(group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
             report(.chatList(await chatList()))
         default:
             break

@@ -40,6 +40,8 @@ extension AppModel {
     }
 
     private mutating func closeGroupInfo(_ groupId: Int64) {
-        overlays.removeAll { if case .groupInfo(let screen) = $0 { screen.group.groupId == groupId } else { false } }
+        overlays.removeAll {
+            if case .groupInfo(let screen) = $0 { screen.group.groupId == groupId } else { false }
+        }
     }
 }

@@ -26,7 +26,8 @@ extension AppModel {
         case .character("D") where own:
             overlays.append(
                 .confirm(
-                    question: "Delete this message for every member of #\(group.group.localDisplayName)? y / n",
+                    question:
+                        "Delete this message for every member of #\(group.group.localDisplayName)? y / n",
                     effects: [.deleteGroupItem(groupId: group.group.groupId, item: item)]))
         case .character("e"), .character("D"):
             status = ("only your own messages can be edited or deleted for everyone", true)
@@ -47,7 +48,9 @@ extension AppModel {
         var lines = [
             (item.member == nil ? "Sent at: " : "Received at: ") + format.string(from: item.timestamp)
         ]
-        if let member = item.member { lines.append("From: \(member.nameWithFullName), \(member.role.rawValue)") }
+        if let member = item.member {
+            lines.append("From: \(member.nameWithFullName), \(member.role.rawValue)")
+        }
         if item.forwarded { lines.append("Forwarded by an admin (not from the member directly)") }
         if item.edited { lines.append("Edited") }
         if item.deleted { lines.append("Deleted by its sender") }

@@ -34,7 +34,9 @@ extension AppModel {
     mutating func applyGroup(_ event: GroupChatEvent) -> [AppEffect] {
         switch event {
         case .invitation(let group, let from, _):
-            status = ("\(from) invites you to #\(group.localDisplayName): it is first in the chat list", false)
+            status = (
+                "\(from) invites you to #\(group.localDisplayName): it is first in the chat list", false
+            )
         case .userJoined(let group):
             status = ("you joined #\(group.localDisplayName)", false)
         case .groupDeleted(let group, let by):
@@ -42,7 +44,8 @@ extension AppModel {
         default: break
         }
         let groupId = Self.groupId(of: event)
-        return groupChat?.group.groupId == groupId ? [.loadChatList, .openGroup(groupId: groupId)] : [.loadChatList]
+        return groupChat?.group.groupId == groupId
+            ? [.loadChatList, .openGroup(groupId: groupId)] : [.loadChatList]
     }
 
     static func groupId(of event: GroupChatEvent) -> Int64 {
@@ -113,7 +116,9 @@ extension AppModel {
         case .inviteMembers(let groupId):
             let names = value.split { $0 == " " || $0 == "," }.map { String($0.drop { $0 == "@" }) }
             guard !names.isEmpty else { return [] }
-            let contacts = Set(chatList.entries.compactMap { $0.contact?.ready == true ? $0.contact?.localDisplayName : nil })
+            let contacts = Set(
+                chatList.entries.compactMap { $0.contact?.ready == true ? $0.contact?.localDisplayName : nil }
+            )
             if let unknown = names.first(where: { !contacts.contains($0) }) {
                 prompt.error = "\(unknown) is not a connected contact"
                 overlays.append(.prompt(prompt))
@@ -131,7 +136,8 @@ extension AppModel {
         overlays.append(
             .prompt(
                 TextPrompt(
-                    kind: .inviteMembers(groupId: group.groupId), title: "Invite to #\(group.localDisplayName)",
+                    kind: .inviteMembers(groupId: group.groupId),
+                    title: "Invite to #\(group.localDisplayName)",
                     hint: "contacts' names, separated by spaces; Enter invites, Esc skips")))
         return [.loadChatList] + effects
     }

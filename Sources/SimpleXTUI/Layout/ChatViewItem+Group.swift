@@ -23,7 +23,8 @@ extension ChatViewItem {
             sender = nil
         }
         self.init(
-            id: item.itemId, timestamp: item.timestamp, sender: sender, content: content, forwarded: item.forwarded,
+            id: item.itemId, timestamp: item.timestamp, sender: sender, content: content,
+            forwarded: item.forwarded,
             edited: item.edited, deletion: item.deleted ? .markedDeleted : nil)
     }
 }
@@ -32,6 +33,7 @@ extension ChatViewSender {
     /// A group member: its name with its role where it is above member (`bob · admin`).
     public static func member(_ member: GroupMember) -> ChatViewSender {
         let badge = member.role >= .admin ? " · \(member.role.rawValue)" : ""
-        return .init(id: "member:\(member.groupMemberId)", name: member.localDisplayName + badge, isUser: false)
+        return .init(
+            id: "member:\(member.groupMemberId)", name: member.localDisplayName + badge, isUser: false)
     }
 }

@@ -28,7 +28,8 @@ extension ChatViewLayout {
         let body = lines(for: item, older: older, width: inner, settings: settings, state: state, now: now)
         var senderRow: Int?
         if let sender = item.sender, !sender.isUser, terminalItemShowsSender(item, older: older) {
-            senderRow = above(item, older: older, width: inner, settings: settings, state: state, now: now).count
+            senderRow =
+                above(item, older: older, width: inner, settings: settings, state: state, now: now).count
         }
         let blank = String(repeating: " ", count: avatarGutterWidth)
         return body.enumerated().map { index, line in

@@ -24,7 +24,8 @@ public struct GroupChatState: Sendable {
 
     /// The items' lines, bottom-up within `height` (a short chat sits at the bottom, by the
     /// compose field), `scroll` lines up from the newest (clamped here).
-    public mutating func lines(width: Int, height: Int, settings: ChatViewSettings, now: Date) -> [StyledLine] {
+    public mutating func lines(width: Int, height: Int, settings: ChatViewSettings, now: Date) -> [StyledLine]
+    {
         let rows = items.map { ChatViewItem(group: $0, userName: settings.userName) }
         var blocks: [[StyledLine]] = []
         var total = 0

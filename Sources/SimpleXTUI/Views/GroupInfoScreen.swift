@@ -32,7 +32,8 @@ public struct GroupInfoScreen: Sendable {
             let everyone = group.membership.role == .owner && group.membership.status.isCurrent
             return .confirm(
                 question: everyone
-                    ? "Delete \(name) for every member? y / n" : "Delete \(name) and its messages on this device? y / n",
+                    ? "Delete \(name) for every member? y / n"
+                    : "Delete \(name) and its messages on this device? y / n",
                 effect: .deleteGroup(groupId: group.groupId))
         default: return .none
         }
@@ -40,8 +41,10 @@ public struct GroupInfoScreen: Sendable {
 
     /// `bob · admin · connected`, the user first as `you`.
     static func memberLine(_ member: GroupMember, isUser: Bool = false) -> String {
-        let status = member.status.rawValue.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
-        return "  \(isUser ? "you (\(member.localDisplayName))" : member.nameWithFullName) · \(member.role.rawValue) · \(status)"
+        let status = member.status.rawValue.replacingOccurrences(of: "-", with: " ").replacingOccurrences(
+            of: "_", with: " ")
+        return
+            "  \(isUser ? "you (\(member.localDisplayName))" : member.nameWithFullName) · \(member.role.rawValue) · \(status)"
     }
 
     public func lines(width: Int, height: Int) -> [StyledLine] {
