@@ -363,10 +363,10 @@ import Testing
                 forwarded: false)
         }
         let received = ChatEvent.group(.newItem(team, item(member("bob", .pre))))
-        #expect(app.update(.core(received)) == [.notify(received)])
+        #expect(app.update(.core(received)) == [.loadChatList, .notify(received)])
         let invited = ChatEvent.group(.invitation(team, from: "bob", role: .member))
-        #expect(app.update(.core(invited)) == [.notify(invited)])
-        #expect(app.update(.core(.group(.newItem(team, item(nil))))).isEmpty)
-        #expect(app.update(.core(.group(.memberLeft(team, member("bob", .pre))))).isEmpty)
+        #expect(app.update(.core(invited)) == [.loadChatList, .notify(invited)])
+        #expect(app.update(.core(.group(.newItem(team, item(nil))))) == [.loadChatList], "your own: not notified")
+        #expect(app.update(.core(.group(.memberLeft(team, member("bob", .pre))))) == [.loadChatList])
     }
 }

@@ -35,6 +35,17 @@ extension ChatController {
         try store.groupItems(groupId: try store.group(named: name, user).groupId, count: count)
     }
 
+    /// Received items of the group the user has not seen yet.
+    public func groupUnreadCount(_ name: String) throws(ChatError) -> Int {
+        try store.groupUnreadCount(groupId: try store.group(named: name, user).groupId)
+    }
+
+    /// Marks the group's received items seen; returns how many were unread.
+    @discardableResult
+    public func markGroupRead(_ name: String) throws(ChatError) -> Int {
+        try store.markGroupRead(groupId: try store.group(named: name, user).groupId)
+    }
+
     static func newMemberID(using generator: inout some RandomNumberGenerator) -> MemberID {
         MemberID(bytes: (0..<12).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }

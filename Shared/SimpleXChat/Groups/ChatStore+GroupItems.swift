@@ -29,6 +29,25 @@ extension ChatStore {
         }
     }
 
+    /// How many of a group's received items the user has not seen.
+    func groupUnreadCount(groupId: Int64) throws(ChatError) -> Int {
+        let row = try row(
+            "SELECT COUNT(*) AS unread FROM chat_items WHERE group_id = ? AND item_status = 'rcv_new'", [groupId])
+        return row.map { (try? value($0, "unread") as Int64) ?? 0 }.map(Int.init) ?? 0
+    }
+
+    /// The group's received items seen (`rcv_read`); returns how many were not.
+    @discardableResult
+    func markGroupRead(groupId: Int64) throws(ChatError) -> Int {
+        let unread = try groupUnreadCount(groupId: groupId)
+        if unread > 0 {
+            try run(
+                "UPDATE chat_items SET item_status = 'rcv_read', updated_at = ? WHERE group_id = ? AND item_status = 'rcv_new'",
+                [now(), groupId])
+        }
+        return unread
+    }
+
     /// Whether `member` already sent message `sharedMsgId` in this group (directly or forwarded).
     func hasGroupItem(groupId: Int64, member: GroupMember, sharedMsgId: SharedMsgID) throws(ChatError) -> Bool
     {

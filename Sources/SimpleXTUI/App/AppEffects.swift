@@ -36,10 +36,20 @@ public struct AppEffects: Sendable {
     public func chatList() async -> [ChatListEntry] {
         let user = await chat.user
         let requests = (try? await chat.contactRequests()) ?? []
-        guard case .apiChats(_, let chats) = await chat.execute(.apiGetChats(userId: user.userId, pendingConnections: true)) else {
-            return ChatListEntry.entries(from: [], requests: requests)
+        var groups: [(ChatGroup, GroupChatItem?, unread: Int)] = []
+        do {
+            for group in try await chat.groups() {
+                let name = group.localDisplayName
+                groups.append(
+                    (group, try await chat.groupItems(name, count: 1).last, try await chat.groupUnreadCount(name)))
+            }
+        } catch {
+            report(.failed("groups could not be read: \(error)"))
         }
-        return ChatListEntry.entries(from: chats, requests: requests)
+        guard case .apiChats(_, let chats) = await chat.execute(.apiGetChats(userId: user.userId, pendingConnections: true)) else {
+            return ChatListEntry.merging(groups, into: ChatListEntry.entries(from: [], requests: requests))
+        }
+        return ChatListEntry.merging(groups, into: ChatListEntry.entries(from: chats, requests: requests))
     }
 
     /// Runs one effect (those the runtime does not handle itself).
@@ -173,6 +183,9 @@ public struct AppEffects: Sendable {
         case .changeSetting, .loadServers, .addServer, .removeServer, .testServer, .loadNotificationStatus, .updateProfile,
             .setAlias, .setNotifications, .setReceipts, .setChatLayout, .clearChat, .deleteContact:
             try await performSettings(effect)
+        case .openGroup, .sendGroup, .joinGroup, .createGroup, .inviteMembers, .loadGroupInfo, .leaveGroup, .deleteGroup,
+            .editGroupItem, .deleteGroupItem:
+            try await performGroup(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break
         }

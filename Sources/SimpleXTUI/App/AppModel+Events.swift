@@ -82,6 +82,7 @@ extension AppModel {
             if let text { compose = ComposeState(text: text, mode: compose.mode) }
             return []
         case .openRequested(let ref):
+            if let group = chatList.entries.first(where: { $0.id == ref })?.group { return open(group: group) }
             guard let entry = chatList.entries.first(where: { $0.id == ref }), let contact = entry.contact else {
                 pendingOpen = ref
                 return []
@@ -103,6 +104,12 @@ extension AppModel {
             overlays.append(
                 .prompt(TextPrompt(kind: .connectLink, title: "Connect via link", hint: "Enter connects, Esc cancels", text: link)))
             return []
+        case .groupOpened(let group, let items):
+            return groupOpened(group, items)
+        case .groupCreated(let group):
+            return groupCreated(group)
+        case .groupMembers, .groupLeft, .groupDeleted:
+            return applyGroupResult(event)
         case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
             return applySettingsResult(event)
         case .key, .resize, .tick, .terminalClosed, .deviceAttributes:
@@ -168,14 +175,19 @@ extension AppModel {
             return terminalFocused ? [.loadChatList] : [.loadChatList, .notify(event)]
         case .chatRead:
             return [.loadChatList]
-        case .group(.newItem(_, let item)) where item.member != nil:
-            // Group chats are not on this client's screens yet (issue 24), so a member's message is
-            // never on screen: the notifier decides (refused events, a muted group stay quiet).
-            return [.notify(event)]
-        case .group(.invitation):
-            return [.notify(event)]
-        case .group:
-            return []
+        case .group(let groupEvent):
+            var effects = applyGroup(groupEvent)
+            switch groupEvent {
+            case .newItem(let group, let item) where item.member != nil:
+                // A member's message in a group not on screen, or while the terminal is away: the
+                // notifier decides (refused events, a muted group stay quiet).
+                if groupChat?.group.groupId != group.groupId || !terminalFocused { effects.append(.notify(event)) }
+            case .invitation:
+                effects.append(.notify(event))
+            default:
+                break
+            }
+            return effects
         case .file(let fileEvent):
             return applyFile(fileEvent)
         case .error(let message):

@@ -9,6 +9,7 @@ extension AppModel {
         // These take Esc themselves (back a page before closing).
         if case .settings(let screen) = top { return handleSettingsKey(key, screen) }
         if case .contactInfo(let screen) = top { return handleContactInfoKey(key, screen) }
+        if case .groupInfo(let screen) = top { return handleGroupInfoKey(key, screen) }
         if case .key(.escape, _) = key {
             // The first-run name cannot be skipped: without a profile there is no chat.
             if case .prompt(let prompt) = top, prompt.kind == .displayName { overlays.append(top) }
@@ -16,7 +17,7 @@ extension AppModel {
             return []
         }
         switch top {
-        case .help, .qrCode, .settings, .contactInfo:
+        case .help, .qrCode, .settings, .contactInfo, .groupInfo:
             return []
         case .info(let title, let lines, let scroll):
             switch key {
@@ -222,6 +223,8 @@ extension AppModel {
             return [search.firstRequest]
         case .addServer, .alias, .profileDisplayName, .profileFullName:
             return submitSettingsPrompt(&prompt, value: value)
+        case .newGroup, .inviteMembers:
+            return submitGroupPrompt(&prompt, value: value)
         }
     }
 

@@ -22,6 +22,9 @@ extension AppModel {
 
     /// Opens the contact info of the open chat, or in the list of the selected contact.
     mutating func openContactInfo() -> [AppEffect] {
+        if let group = focus == .list ? chatList.selected?.group ?? groupChat?.group : groupChat?.group ?? chatList.selected?.group {
+            return [.loadGroupInfo(groupId: group.groupId)]
+        }
         let contact =
             focus == .list
             ? chatList.selected?.contact ?? chat?.contact : chat?.contact ?? chatList.selected?.contact

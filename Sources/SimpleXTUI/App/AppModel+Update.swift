@@ -61,6 +61,9 @@ extension AppModel {
             return []
         case .alt("a"):
             return [.showAddress]
+        case .alt("g"):
+            overlays.append(.prompt(TextPrompt(kind: .newGroup, title: "New group", hint: "the group's name, Enter creates it")))
+            return []
         case .control("s"):
             return openSettings()
         case .alt("i"):
@@ -77,7 +80,7 @@ extension AppModel {
         switch focus {
         case .list: return handleListKey(key)
         case .compose: return handleComposeKey(key)
-        case .messages: return handleMessagesKey(key)
+        case .messages: return groupChat.map { handleGroupMessagesKey(key, $0) } ?? handleMessagesKey(key)
         }
     }
 
@@ -127,7 +130,7 @@ extension AppModel {
     }
 
     private mutating func cycleFocus(backwards: Bool) -> [AppEffect] {
-        guard chat != nil else {
+        guard chat != nil || groupChat != nil else {
             focus = .list
             return []
         }
@@ -192,6 +195,8 @@ extension AppModel {
         case .pending:
             status = ("waiting for the other side to use your link; Ctrl+N makes a new one", false)
             return []
+        case .group(let group):
+            return open(group: group)
         }
     }
 
@@ -205,6 +210,7 @@ extension AppModel {
             return effects
         }
         let id = "@\(contact.contactId)"
+        groupChat = nil
         compose = ComposeState(text: saveDrafts ? drafts[id] ?? "" : "")
         chat = ChatViewState(contact: contact, items: [])
         chat?.loading = true
@@ -225,6 +231,7 @@ extension AppModel {
     // MARK: - Compose
 
     mutating func handleComposeKey(_ key: KeyInput) -> [AppEffect] {
+        if let groupChat { return handleGroupComposeKey(key, groupChat) }
         guard var chat else {
             focus = .list
             return []

@@ -47,6 +47,15 @@ public enum AppEvent: Sendable {
     /// A contact as it is after a change made here (alias, notifications, receipts, cleared).
     case contactChanged(ChatContact)
     case contactDeleted(contactId: Int64)
+    /// A group's last items, to show (opened, or changed while open).
+    case groupOpened(ChatGroup, [GroupChatItem])
+    /// A group made here (Alt+G): opened, and its invite prompt shown.
+    case groupCreated(ChatGroup)
+    /// A group's members, for its info screen.
+    case groupMembers(ChatGroup, [GroupMember])
+    /// The user left or deleted a group here.
+    case groupLeft(ChatGroup)
+    case groupDeleted(groupId: Int64)
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).
@@ -104,6 +113,20 @@ public enum AppEffect: Equatable, Sendable {
     case setChatLayout(chat: String, ChatLayout?)
     case clearChat(contactId: Int64)
     case deleteContact(contactId: Int64)
+    /// Groups: read one's last items; send to it; accept its invitation.
+    case openGroup(groupId: Int64)
+    case sendGroup(groupId: Int64, text: String)
+    case joinGroup(groupId: Int64)
+    case createGroup(name: String)
+    /// Invites contacts (by name) to a group as members.
+    case inviteMembers(groupId: Int64, contacts: [String])
+    /// Alt+I in a group: its members; leaving it; deleting it (for everyone, by its owner).
+    case loadGroupInfo(groupId: Int64)
+    case leaveGroup(groupId: Int64)
+    case deleteGroup(groupId: Int64)
+    /// The user's own group message changed, or deleted for every member.
+    case editGroupItem(groupId: Int64, item: GroupChatItem, text: String)
+    case deleteGroupItem(groupId: Int64, item: GroupChatItem)
 }
 
 /// Which part of the screen takes the keys.
@@ -137,6 +160,8 @@ public enum Overlay: Sendable {
     case settings(SettingsScreen)
     /// Alt+I: the open chat's contact.
     case contactInfo(ContactInfoScreen)
+    /// Alt+I in a group: its members, leave, delete.
+    case groupInfo(GroupInfoScreen)
 }
 
 /// A contact request: accept, accept incognito (a random profile), or reject.
@@ -165,6 +190,8 @@ public struct AppModel: Sendable {
     public var user: ChatUser?
     public var chatList = ChatListView()
     public var chat: ChatViewState?
+    /// The open group chat (then `chat` is nil).
+    public var groupChat: GroupChatState?
     public var compose = ComposeState()
     public var focus: Focus = .list
     public var overlays: [Overlay] = []
@@ -225,6 +252,9 @@ public struct TextPrompt: Sendable {
         case alias(contactId: Int64)
         case profileDisplayName
         case profileFullName
+        /// Alt+G: a new group's name; then the contacts to invite to it.
+        case newGroup
+        case inviteMembers(groupId: Int64)
     }
     public var kind: Kind
     public var title: String

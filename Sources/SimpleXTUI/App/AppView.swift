@@ -42,6 +42,8 @@ public struct AppView: Sendable {
         if state.isNarrow {
             if state.narrowShowsChat, state.chat != nil {
                 screen = drawChat(&state, width: width, height: bodyHeight, column: 0)
+            } else if state.narrowShowsChat, state.groupChat != nil {
+                screen = drawGroupChat(&state, width: width, height: bodyHeight, column: 0)
             } else {
                 screen.lines = state.chatList.lines(
                     width: width, height: bodyHeight, style: listStyle, now: state.now, cache: listRows)
@@ -53,6 +55,8 @@ public struct AppView: Sendable {
             var right: Screen
             if state.chat != nil {
                 right = drawChat(&state, width: width - listWidth - 1, height: bodyHeight, column: listWidth + 1)
+            } else if state.groupChat != nil {
+                right = drawGroupChat(&state, width: width - listWidth - 1, height: bodyHeight, column: listWidth + 1)
             } else {
                 right = Screen(lines: welcome(width: width - listWidth - 1, height: bodyHeight, state: state), cursor: nil)
             }
@@ -194,9 +198,13 @@ public struct AppView: Sendable {
         let hint: String
         switch state.focus {
         case .list:
-            hint = "↑↓ chats · Enter open · Alt+I info · , settings · type to filter · Tab compose · Ctrl+K go to · Ctrl+N invite · Ctrl+O connect · ? help · Ctrl+Q quit"
+            hint = "↑↓ chats · Enter open · Alt+I info · , settings · type to filter · Tab compose · Ctrl+K go to · Ctrl+N invite · Ctrl+O connect · Alt+G new group · ? help · Ctrl+Q quit"
+        case .compose where state.groupChat != nil:
+            hint = "Enter send to the group · Alt+Enter new line · PgUp/PgDn scroll · Alt+I group info · Tab list"
         case .compose:
             hint = "Enter send · Alt+Enter new line · ↑ messages · PgUp/PgDn scroll · Ctrl+T attach · Ctrl+F search · Ctrl+X editor · Tab list"
+        case .messages where state.groupChat != nil:
+            hint = "↑↓ move · e edit · D delete for everyone · c copy · i info · Esc compose"
         case .messages:
             hint = state.chat?.selectedIds.isEmpty == false
                 ? "↑↓ move · Space select · d delete · f forward · Esc stop selecting"
@@ -265,6 +273,8 @@ public struct AppView: Sendable {
         case .settings(let settings):
             content = settings.lines(width: inner, height: max(4, height - 4))
         case .contactInfo(let info):
+            content = info.lines(width: inner, height: max(4, height - 4))
+        case .groupInfo(let info):
             content = info.lines(width: inner, height: max(4, height - 4))
         case .qrCode:
             return

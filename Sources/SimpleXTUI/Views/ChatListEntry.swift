@@ -7,6 +7,8 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
         case contact(ChatContact)
         case request(ChatContactRequest)
         case pending(PendingContactConnection)
+        /// A group; an invitation not accepted yet while the user's membership is `invited`.
+        case group(ChatGroup)
     }
 
     public var kind: Kind
@@ -14,9 +16,15 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
     public var unreadCount: Int
     public var unreadChat: Bool
     public var minUnreadItemId: Int64
+    /// A group's last item (its preview names the sender).
+    public var groupLastItem: GroupChatItem?
 
-    public init(kind: Kind, lastItem: ChatItem? = nil, unreadCount: Int = 0, unreadChat: Bool = false, minUnreadItemId: Int64 = 0) {
+    public init(
+        kind: Kind, lastItem: ChatItem? = nil, unreadCount: Int = 0, unreadChat: Bool = false, minUnreadItemId: Int64 = 0,
+        groupLastItem: GroupChatItem? = nil
+    ) {
         self.kind = kind
+        self.groupLastItem = groupLastItem
         self.lastItem = lastItem
         self.unreadCount = unreadCount
         self.unreadChat = unreadChat
@@ -29,6 +37,7 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
         case .contact(let contact): "@\(contact.contactId)"
         case .request(let request): "<@\(request.requestId)"
         case .pending(let connection): ":\(connection.pccConnId)"
+        case .group(let group): "#\(group.groupId)"
         }
     }
 
@@ -42,6 +51,7 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
         case .contact(let contact): contact.viewName
         case .request(let request): request.localDisplayName
         case .pending(let connection): connection.pccConnStatus == "new" ? "invitation (not used yet)" : "connecting…"
+        case .group(let group): "#" + group.localDisplayName
         }
     }
 
@@ -51,11 +61,19 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
         case .contact(let contact): [contact.localDisplayName, contact.localAlias, contact.profile.fullName]
         case .request(let request): [request.localDisplayName, request.profile.fullName]
         case .pending: [name]
+        case .group(let group): [group.localDisplayName, group.profile.fullName]
         }
     }
 
     /// Contact requests come first in the list, as iOS shows them.
-    var isRequest: Bool { if case .request = kind { true } else { false } }
+    var isRequest: Bool { if case .request = kind { true } else { isGroupInvitation } }
+
+    public var group: ChatGroup? {
+        if case .group(let group) = kind { group } else { nil }
+    }
+
+    /// A group invitation the user has not accepted: listed first, Enter joins.
+    public var isGroupInvitation: Bool { group?.membership.status == .invited }
 
     public var isMuted: Bool { contact.map { $0.enableNtfs != .all } ?? false }
 
@@ -65,12 +83,14 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
         case .contact(let contact): !contact.ready
         case .request: false
         case .pending: true
+        case .group: false
         }
     }
 
     /// When the chat was last active: its last item, else when it was made.
     public var activity: Date? {
         if let lastItem { return lastItem.timestamp }
+        if let groupLastItem { return groupLastItem.timestamp }
         if case .pending(let connection) = kind { return connection.updatedAt }
         return nil
     }
@@ -91,6 +111,24 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
             case .group:
                 continue  // Group chats are not in this client's list yet (issue 24).
             }
+        }
+        return result
+    }
+
+    /// `entries` with the groups merged in: invitations after the contact requests, the other
+    /// groups among the chats by their last activity.
+    public static func merging(_ groups: [(ChatGroup, GroupChatItem?, unread: Int)], into entries: [ChatListEntry])
+        -> [ChatListEntry]
+    {
+        var result = entries
+        let groupEntries = groups.map { ChatListEntry(kind: .group($0.0), unreadCount: $0.unread, groupLastItem: $0.1) }
+        let requests = result.prefix { $0.isRequest }.count
+        result.insert(contentsOf: groupEntries.filter(\.isGroupInvitation), at: requests)
+        for entry in groupEntries where !entry.isGroupInvitation {
+            let at = result.indices.first { index in
+                !result[index].isRequest && (result[index].activity ?? .distantPast) < (entry.activity ?? .distantPast)
+            } ?? result.count
+            result.insert(entry, at: at)
         }
         return result
     }

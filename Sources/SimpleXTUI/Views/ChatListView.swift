@@ -169,6 +169,11 @@ public struct ChatListView: Sendable {
         case .request: return "wants to connect: Enter to accept"
         case .pending(let connection):
             return connection.pccConnStatus == "new" ? "share the link to connect" : "waiting for the contact"
+        case .group(let group):
+            if entry.isGroupInvitation { return "invited: Enter to join" }
+            guard showPreviews, let item = entry.groupLastItem else { return "" }
+            let sender = item.member.map { $0.localDisplayName + ": " } ?? "you: "
+            return item.deleted ? sender + "message deleted" : sender + Markdown.hidingSecrets(item.text).split(whereSeparator: \.isNewline).joined(separator: " ")
         case .contact(let contact):
             if !contact.ready { return "connecting…" }
             guard showPreviews, let item = entry.lastItem else { return "" }

@@ -5,9 +5,9 @@ enum HelpScreen {
     static let sections: [(String, [(String, String)])] = [
         ("Everywhere", [
             ("Tab", "chat list ⇄ compose"), ("Ctrl+K", "go to a chat by name"), ("Alt+1…9", "open the n-th chat"),
-            ("Ctrl+N", "new one-time invitation link"), ("Ctrl+O", "connect via a link"), ("Alt+A", "your SimpleX address"),
+            ("Ctrl+N", "new one-time invitation link"), ("Ctrl+O", "connect via a link"), ("Alt+A", "your SimpleX address"), ("Alt+G", "new group: its name, then the contacts to invite"),
             ("Alt+U", "unread chats only"),
-            ("Ctrl+S", "settings: notifications, relays, privacy, appearance, profile"), ("Alt+I", "the contact's info: alias, mute, receipts, layout, clear, delete"), ("Ctrl+Z", "suspend"), ("Ctrl+Q", "quit"),
+            ("Ctrl+S", "settings: notifications, relays, privacy, appearance, profile"), ("Alt+I", "the contact's info: alias, mute, receipts, layout, clear, delete; in a group its members, leave, delete"), ("Ctrl+Z", "suspend"), ("Ctrl+Q", "quit"),
         ]),
         ("Chat list", [("↑ ↓ PgUp PgDn", "choose"), ("Ctrl+F", "search all chats"), ("Enter", "open (a request: accept or reject)"), ("letters", "filter by name"), ("Esc", "clear the filter"), (",", "settings")]),
         ("Compose", [

@@ -125,6 +125,30 @@ import Testing
         #expect(try store.chatList(fixture.user).allSatisfy { $0.lastItem == nil })
     }
 
+    @Test func aGroupsReceivedItemsAreUnreadUntilMarkedRead() throws {
+        let fixture = try ChatStoreFixture()
+        let store = fixture.store
+        let group = try store.createGroup(fixture.user, profile: team, memberId: MemberID(bytes: [1]))
+        let other = try store.createGroup(fixture.user, profile: team, memberId: MemberID(bytes: [3]))
+        let bob = try store.insertMember(
+            fixture.user, groupId: group.groupId,
+            info: MemberInfo(memberId: MemberID(bytes: [2]), memberRole: .member, profile: Profile(displayName: "bob", fullName: "")),
+            category: .invitee, status: .connected, invitedBy: nil)
+        for (index, member) in [bob, nil, bob].enumerated() {
+            _ = try store.insertGroupItem(
+                fixture.user, groupId: group.groupId, member: member, content: .text("m\(index)"),
+                sharedMsgId: SharedMsgID(bytes: [UInt8(index)]))
+        }
+        _ = try store.insertGroupItem(
+            fixture.user, groupId: other.groupId, member: nil, content: .text("own"), sharedMsgId: nil)
+        // The user's own message is not unread; another group's items are not counted.
+        #expect(try store.groupUnreadCount(groupId: group.groupId) == 2)
+        #expect(try store.groupUnreadCount(groupId: other.groupId) == 0)
+        #expect(try store.markGroupRead(groupId: group.groupId) == 2)
+        #expect(try store.groupUnreadCount(groupId: group.groupId) == 0)
+        #expect(try store.markGroupRead(groupId: group.groupId) == 0)
+    }
+
     @Test func deletingAGroupTakesItsMembersItemsAndProfilesOnly() throws {
         let fixture = try ChatStoreFixture()
         let store = fixture.store

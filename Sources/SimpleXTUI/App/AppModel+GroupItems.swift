@@ -1,0 +1,59 @@
+import Foundation
+import SimpleXChat
+
+/// The item cursor in a group chat: ↑↓ move, `e` edits and `D` deletes the user's own message
+/// (for every member, confirmed), `c` copies, `i` shows the item's info.
+extension AppModel {
+    mutating func handleGroupMessagesKey(_ key: KeyInput, _ group: GroupChatState) -> [AppEffect] {
+        guard let item = group.cursorItem else {
+            focus = .compose
+            return []
+        }
+        let own = item.member == nil && !item.deleted && !item.isError
+        switch key {
+        case .key(.up, _): groupChat?.moveCursor(-1)
+        case .key(.down, _):
+            groupChat?.moveCursor(1)
+            if groupChat?.cursorItemId == nil { focus = .compose }
+        case .key(.escape, _):
+            groupChat?.cursorItemId = nil
+            focus = .compose
+        case .character("e") where own:
+            groupChat?.editing = item
+            groupChat?.cursorItemId = nil
+            compose = ComposeState(text: item.text)
+            focus = .compose
+        case .character("D") where own:
+            overlays.append(
+                .confirm(
+                    question:
+                        "Delete this message for every member of #\(group.group.localDisplayName)? y / n",
+                    effects: [.deleteGroupItem(groupId: group.group.groupId, item: item)]))
+        case .character("e"), .character("D"):
+            status = ("only your own messages can be edited or deleted for everyone", true)
+        case .character("c"):
+            status = ("copied", false)
+            return [.copy(item.text)]
+        case .character("i"):
+            overlays.append(.info(title: "Message info", lines: Self.groupItemInfo(item), scroll: 0))
+        default: break
+        }
+        return []
+    }
+
+    /// Who sent the item and when, as item info shows it.
+    static func groupItemInfo(_ item: GroupChatItem) -> [String] {
+        let format = DateFormatter()
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        var lines = [
+            (item.member == nil ? "Sent at: " : "Received at: ") + format.string(from: item.timestamp)
+        ]
+        if let member = item.member {
+            lines.append("From: \(member.nameWithFullName), \(member.role.rawValue)")
+        }
+        if item.forwarded { lines.append("Forwarded by an admin (not from the member directly)") }
+        if item.edited { lines.append("Edited") }
+        if item.deleted { lines.append("Deleted by its sender") }
+        return lines
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import SimpleXChat
+
+extension ChatViewItem {
+    /// The row of a group item: the user's own, or a member's with the member as sender (so a
+    /// run of one member's messages shares one sender row, seed 000 §9); a refused event is an
+    /// event row.
+    public init(group item: GroupChatItem, userName: String) {
+        var sender: ChatViewSender? = item.member.map(ChatViewSender.member) ?? .user(userName)
+        let content: Content
+        switch item.content {
+        case .text(let text): content = .text(MessageText(text))
+        case .link(let text, let preview): content = .link(MessageText(text), preview)
+        case .image(let text, _): content = .image(MessageText(text))
+        case .video(let text, _, let duration): content = .video(MessageText(text), duration: duration)
+        case .voice(let text, let duration): content = .voice(MessageText(text), duration: duration)
+        case .file(let text): content = .file(MessageText(text))
+        case .report(let text, let reason): content = .report(MessageText(text), reason: reason)
+        case .chat(let text, _): content = .chatLink(MessageText(text))
+        case .unknown(_, let text, _):
+            // The core's own group items (refused events, member changes) have no sender row.
+            content = .event(.connection(text))
+            sender = nil
+        }
+        self.init(
+            id: item.itemId, timestamp: item.timestamp, sender: sender, content: content,
+            forwarded: item.forwarded,
+            edited: item.edited, deletion: item.deleted ? .markedDeleted : nil)
+    }
+}
+
+extension ChatViewSender {
+    /// A group member: its name with its role where it is above member (`bob · admin`).
+    public static func member(_ member: GroupMember) -> ChatViewSender {
+        let badge = member.role >= .admin ? " · \(member.role.rawValue)" : ""
+        return .init(
+            id: "member:\(member.groupMemberId)", name: member.localDisplayName + badge, isUser: false)
+    }
+}
