@@ -153,7 +153,9 @@ import Testing
         let server = try await MockNotificationServer(on: bus)
         let peer = try NotifyPeerProcess(bus: bus, arguments: ["--timeout-ms", "1500"])
         #expect(try await peer.request("caps") == "caps body actions body-markup")
-        try await server.stallNextNotify(seconds: 6)  // well past both 1.5 s deadlines
+        // Well past both 1.5 s deadlines, with room for a loaded machine (CI runs a thousand tests on
+        // two cores): at 6 s the stall once ended before the second call reached the server.
+        try await server.stallNextNotify(seconds: 15)
 
         let first = try await peer.show(DesktopNotification(summary: "first"))
         #expect(first.hasPrefix("error timedOut "), "\(first)")
@@ -162,7 +164,7 @@ import Testing
         #expect(second.hasPrefix("error timedOut "), "\(second)")
 
         // When the stuck call finally returns, the notification nobody holds is withdrawn.
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(40)
         while try await server.closeCalls() != [1] {
             try #require(ContinuousClock.now < deadline, "the late notification was not closed")
             try await Task.sleep(for: .milliseconds(50))
