@@ -10,11 +10,16 @@ public enum ShareMain {
     public static func run(
         _ arguments: [String], environment: [String: String] = ProcessEnvironment.current,
         output: @escaping @Sendable (String) -> Void = { print($0) },
-        errors: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        errors: @escaping @Sendable (String) -> Void = {
+            FileHandle.standardError.write(Data(($0 + "\n").utf8))
+        }
     ) async -> Int32 {
         let command: ShareCommand
         let display = ProgressDisplay.forThisProcess()
-        do { command = try ShareCommand.parse(arguments, workingDirectory: FileManager.default.currentDirectoryPath) } catch {
+        do {
+            command = try ShareCommand.parse(
+                arguments, workingDirectory: FileManager.default.currentDirectoryPath)
+        } catch {
             errors("simplex-share: \(error)")
             await display.outcome(summary: "SimpleX Chat: not sent", body: error.description)
             return ShareExit.usage
@@ -23,11 +28,14 @@ public enum ShareMain {
             output(ShareCommand.usage)
             return ShareExit.ok
         }
-        if request.text == nil, standardInputIsPiped(), let piped = readStandardInput() { request.text = piped }
+        if request.text == nil, standardInputIsPiped(), let piped = readStandardInput() {
+            request.text = piped
+        }
         do {
             let line = try await share(request, environment: environment, display: display)
             // Started by a file manager, nobody sees standard error: the outcome is a notification.
-            await display.outcome(summary: "SimpleX Chat", body: line.prefix(1).uppercased() + line.dropFirst())
+            await display.outcome(
+                summary: "SimpleX Chat", body: line.prefix(1).uppercased() + line.dropFirst())
             output(line)
             return ShareExit.ok
         } catch {
@@ -42,7 +50,8 @@ public enum ShareMain {
     /// Telegram Desktop's -sendpath). nil when no client runs, or when it has no picker (the line
     /// mode): the helper then picks itself.
     private static func pickedByClient(
-        _ request: ShareRequest, container: GroupContainer, contacts: [ChatContact], environment: [String: String]
+        _ request: ShareRequest, container: GroupContainer, contacts: [ChatContact],
+        environment: [String: String]
     ) async throws(ShareSender.Failure) -> String? {
         guard let bus = try? await DBusConnection.session() else { return nil }
         defer { bus.close() }
@@ -66,12 +75,15 @@ public enum ShareMain {
         return "sent \(count) to \(name) through the running client (\(reference))"
     }
 
-    private static func share(_ request: ShareRequest, environment: [String: String], display: ProgressDisplay)
+    private static func share(
+        _ request: ShareRequest, environment: [String: String], display: ProgressDisplay
+    )
         async throws(ShareSender.Failure)
         -> String
     {
         guard request.text != nil || !request.files.isEmpty else {
-            throw .init(description: "nothing to share: give files, --text, or pipe text in", status: ShareExit.usage)
+            throw .init(
+                description: "nothing to share: give files, --text, or pipe text in", status: ShareExit.usage)
         }
         let container: GroupContainer
         do { container = try GroupContainer.open(environment: environment) } catch {
@@ -83,11 +95,17 @@ public enum ShareMain {
         // Every file is checked before anything is sent: nothing half sent.
         for file in request.files { try check(file) }
         let contacts: [ChatContact]
-        do { contacts = try ChatController.contacts(groupDirectory: container.path) } catch {
+        do {
+            contacts = try ChatController.contacts(
+                groupDirectory: container.path, recentFirst: request.chat == nil)
+        } catch {
             let why = error == .noUser ? "no user profile yet: run simplex-chat --cli first" : "\(error)"
             throw .init(description: why, status: ShareExit.unavailable)
         }
-        if request.chat == nil, let sent = try await pickedByClient(request, container: container, contacts: contacts, environment: environment) {
+        if request.chat == nil,
+            let sent = try await pickedByClient(
+                request, container: container, contacts: contacts, environment: environment)
+        {
             return sent
         }
         let contact: ChatContact
@@ -110,7 +128,9 @@ public enum ShareMain {
             switch DialogChooser(environment: environment).choose(choosable, items: count, again: again) {
             case .chosen(let id):
                 guard let picked = choosable.first(where: { $0.contactId == id }) else {
-                    throw .init(description: "the dialog chose @\(id), which is not a chat here", status: ShareExit.dataError)
+                    throw .init(
+                        description: "the dialog chose @\(id), which is not a chat here",
+                        status: ShareExit.dataError)
                 }
                 contact = picked
             case .cancelled:
@@ -119,38 +139,44 @@ public enum ShareMain {
                 return "choosing the chat in a new terminal"
             case .noDialog:
                 throw .init(
-                    description: "no terminal and no dialog program (zenity, kdialog or yad) to choose the chat: "
+                    description:
+                        "no terminal and no dialog program (zenity, kdialog or yad) to choose the chat: "
                         + "run simplex-share --to @name in a terminal", status: ShareExit.usage)
             }
         }
         // Kept first (the originals may go), then the items: images prepared as iOS does.
-        var copies: [String] = []
-        var items: [SharedItem] = []
         let directory = request.files.isEmpty ? "" : try SharedFiles.directory(in: container.path)
-        do throws(ShareSender.Failure) {
-            for file in request.files { copies.append(try SharedFiles.keep(file, into: directory)) }
-            let previews = GroupDefaults(container: container)[.privacyLinkPreviews]
-            do {
-                items = try SharedItems.make(
-                    text: request.text, files: copies, writingInto: directory,
-                    linkPreview: previews ? { LinkPreviews.fetch($0) } : nil)
+        // The files kept in the group directory and the items made of them (thumbnails, link
+        // previews); run while the service suspends when this process sends itself.
+        func prepare() throws(ShareSender.Failure) -> [SharedItem] {
+            var copies: [String] = []
+            do throws(ShareSender.Failure) {
+                for file in request.files { copies.append(try SharedFiles.keep(file, into: directory)) }
+                let previews = GroupDefaults(container: container)[.privacyLinkPreviews]
+                do {
+                    return try SharedItems.make(
+                        text: request.text, files: copies, writingInto: directory,
+                        linkPreview: previews ? { LinkPreviews.fetch($0) } : nil)
+                } catch {
+                    throw ShareSender.Failure(description: error.description, status: ShareExit.dataError)
+                }
             } catch {
-                throw ShareSender.Failure(description: error.description, status: ShareExit.dataError)
+                if !directory.isEmpty { SharedFiles.remove(directory) }
+                throw error
             }
-        } catch {
-            if !directory.isEmpty { SharedFiles.remove(directory) }
-            throw error
         }
         let bus = try? await DBusConnection.session()
         defer { bus?.close() }
         var sender = ShareSender(container: container, environment: environment, bus: bus)
         sender.waits = TransferWaits(environment: environment)
-        let count = items.count == 1 ? "1 item" : "\(items.count) items"
+        func counted(_ items: [SharedItem]) -> String { items.count == 1 ? "1 item" : "\(items.count) items" }
         if await sender.clientRuns() {
+            let items = try prepare()
             let item = try await sender.throughClient(request.text, items.compactMap(\.path), to: contact)
-            return "sent \(count) to \(contact.viewName) through the running client (\(item))"
+            return "sent \(counted(items)) to \(contact.viewName) through the running client (\(item))"
         }
-        let files = try await sender.standalone(items, to: contact, display: display)
+        let (items, files) = try await sender.standalone(preparing: prepare, to: contact, display: display)
+        let count = counted(items)
         if let files, !files.isAccepted {
             let which = files.transfers.count == 1 ? "the file goes" : "the files go"
             return "sent \(count) to \(contact.viewName) (\(which) when \(contact.viewName) accepts)"
@@ -166,7 +192,8 @@ public enum ShareMain {
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             let what = (status.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
-            throw .init(description: "\(path) is \(what): only files can be shared", status: ShareExit.dataError)
+            throw .init(
+                description: "\(path) is \(what): only files can be shared", status: ShareExit.dataError)
         }
         guard access(path, R_OK) == 0 else {
             throw .init(description: "\(path): cannot be read (permission denied)", status: ShareExit.noInput)
@@ -175,7 +202,8 @@ public enum ShareMain {
         let resized = ImagePreparation.isImageName(path) && !path.lowercased().hasSuffix(".gif")
         guard resized || Int64(status.st_size) <= FileChunking.maxFileSize else {
             throw .init(
-                description: "\(path) is \(status.st_size) bytes: over the \(FileChunking.maxFileSize / 1_048_576) MiB a chat can send",
+                description:
+                    "\(path) is \(status.st_size) bytes: over the \(FileChunking.maxFileSize / 1_048_576) MiB a chat can send",
                 status: ShareExit.dataError)
         }
     }

@@ -4,7 +4,7 @@ import SimpleXDesktop
 import SimpleXSystem
 
 /// Sharing text into a group (files in groups are not in the core yet): through the running client,
-/// or with a core of our own as `standalone(_:to:display:)` does for a contact.
+/// or with a core of our own as `standalone(preparing:to:display:)` does for a contact.
 extension ShareSender {
     /// Sends `text` to `group` with a core of our own, waiting until the relay has it for every member.
     func standalone(_ text: String, to group: ChatGroup) async throws(Failure) {

@@ -30,7 +30,9 @@ struct ShareSender {
     }
 
     /// `Share` on the running client; the item reference it sent.
-    func throughClient(_ text: String?, _ files: [String], to contact: ChatContact) async throws(Failure) -> String {
+    func throughClient(_ text: String?, _ files: [String], to contact: ChatContact) async throws(Failure)
+        -> String
+    {
         try await throughClient(text, files, chat: "@\(contact.contactId)")
     }
 
@@ -41,9 +43,12 @@ struct ShareSender {
             let reply = try await callShare(bus, text, files, chat: ref, timeout: .seconds(30))
             return reply.first?.string ?? ref
         } catch let error as DBusError {
-            throw Failure(description: "the running client did not send it: \(error.message)", status: ShareExit.dataError)
+            throw Failure(
+                description: "the running client did not send it: \(error.message)",
+                status: ShareExit.dataError)
         } catch {
-            throw Failure(description: "the running client did not send it: \(error)", status: ShareExit.unavailable)
+            throw Failure(
+                description: "the running client did not send it: \(error)", status: ShareExit.unavailable)
         }
     }
 
@@ -56,9 +61,11 @@ struct ShareSender {
             return try await callShare(bus, text, files, chat: "", timeout: .seconds(600)).first?.string
         } catch let error as DBusError {
             if error.message.contains("no chat picker") { return nil }
-            throw Failure(description: "the running client did not send it: \(error.message)", status: ShareExit.usage)
+            throw Failure(
+                description: "the running client did not send it: \(error.message)", status: ShareExit.usage)
         } catch {
-            throw Failure(description: "the running client did not send it: \(error)", status: ShareExit.unavailable)
+            throw Failure(
+                description: "the running client did not send it: \(error)", status: ShareExit.unavailable)
         }
     }
 
@@ -70,34 +77,53 @@ struct ShareSender {
         if let text { content["text"] = .string(text) }
         if !files.isEmpty { content["files"] = .stringArray(files) }
         return try await bus.call(
-            destination: names.client, path: CoordinationNames.clientPath, interface: CoordinationNames.clientInterface,
+            destination: names.client, path: CoordinationNames.clientPath,
+            interface: CoordinationNames.clientInterface,
             method: "Share", arguments: [.variantDictionary(content), .string(chat)], timeout: timeout)
     }
 
     /// Sends with a core of our own, and stays while the contact accepts the files and they are
-    /// handed to the relay (progress on `display`); returns where the files stand.
-    func standalone(_ items: [SharedItem], to contact: ChatContact, display: ProgressDisplay?) async throws(Failure)
-        -> ShareProgress?
-    {
+    /// handed to the relay (progress on `display`); returns the items `prepare` made and where the
+    /// files stand. The core is asked for first and `prepare` (the files kept, thumbnails, link
+    /// previews) and the keychain run while the service suspends, so the suspension's time is not
+    /// added to theirs; a preparation that fails hands the core back (the service resumes).
+    func standalone(
+        preparing prepare: () throws(Failure) -> [SharedItem], to contact: ChatContact,
+        display: ProgressDisplay?
+    ) async throws(Failure) -> (items: [SharedItem], progress: ShareProgress?) {
         let defaults = GroupDefaults(container: container)
-        let handoff = ClientHandoff(container: container, defaults: defaults, bus: bus, environment: environment, role: .share)
+        let handoff = ClientHandoff(
+            container: container, defaults: defaults, bus: bus, environment: environment, role: .share)
+        let taking = Task { () -> Result<TakenCore, ClientHandoff.Failure> in
+            do throws(ClientHandoff.Failure) {
+                return .success(TakenCore(lock: try await handoff.takeCore()))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let prepared: Result<([SharedItem], AgentSecrets), Failure>
+        do throws(Failure) {
+            let items = try prepare()
+            prepared = .success((items, try await secrets()))
+        } catch {
+            prepared = .failure(error)
+        }
         let lock: FileLock
-        do { lock = try await handoff.takeCore() } catch {
+        switch await taking.value {
+        case .success(let taken): lock = taken.lock
+        case .failure(let error):
+            if case .failure(let failure) = prepared { throw failure }
             throw Failure(description: error.description, status: ShareExit.tempFail)
         }
+        let items: [SharedItem]
         let chat: ChatController
         do {
-            let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
-            let secrets = try AgentSecrets.load(from: keychain)
+            let secrets: AgentSecrets
+            (items, secrets) = try prepared.get()
             chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets)
         } catch {
             await handoff.handBack(lock)
-            if case .passphraseRequired? = error as? KeychainError {
-                throw Failure(
-                    description: "the keychain is protected by a passphrase, which only simplex-chat asks for: "
-                        + "start it and share again (it then sends what you share)",
-                    status: ShareExit.unavailable)
-            }
+            if let failure = error as? Failure { throw failure }
             throw Failure(description: "\(error)", status: ShareExit.unavailable)
         }
         await chat.startSending()
@@ -110,7 +136,8 @@ struct ShareSender {
         do {
             for item in items {
                 if let path = item.path {
-                    let offer = try await chat.sendFile(to: contact.localDisplayName, path: path, content: item.content)
+                    let offer = try await chat.sendFile(
+                        to: contact.localDisplayName, path: path, content: item.content)
                     if let file = offer.file { offered.append(file) }
                 } else {
                     _ = try await chat.send(to: contact.localDisplayName, item.content)
@@ -137,17 +164,42 @@ struct ShareSender {
         }
         if let progress {
             if let failed = progress.failures.first {
-                throw Failure(description: "\(failed.name) was not sent: \(failed.reason)", status: ShareExit.dataError)
+                throw Failure(
+                    description: "\(failed.name) was not sent: \(failed.reason)", status: ShareExit.dataError)
             }
             if progress.isAccepted && !progress.isFinished {
                 throw Failure(
-                    description: "the relay takes too long: \(progress.percent)% handed over, the rest goes when "
+                    description:
+                        "the relay takes too long: \(progress.percent)% handed over, the rest goes when "
                         + "SimpleX Chat runs next",
                     status: ShareExit.tempFail)
             }
         }
-        return progress
+        return (items, progress)
     }
+
+    /// The agent's secrets from the keychain; a keychain behind a passphrase is simplex-chat's to open.
+    private func secrets() async throws(Failure) -> AgentSecrets {
+        do {
+            let keychain = try await DesktopKeychain.open(
+                container: container, bus: bus, environment: environment)
+            return try AgentSecrets.load(from: keychain)
+        } catch {
+            if case .passphraseRequired? = error as? KeychainError {
+                throw Failure(
+                    description:
+                        "the keychain is protected by a passphrase, which only simplex-chat asks for: "
+                        + "start it and share again (it then sends what you share)",
+                    status: ShareExit.unavailable)
+            }
+            throw Failure(description: "\(error)", status: ShareExit.unavailable)
+        }
+    }
+}
+
+/// core.lock passed from the task that takes it to the one caller that awaits it, never shared.
+private struct TakenCore: @unchecked Sendable {
+    let lock: FileLock
 }
 
 /// sysexits(3).

@@ -72,14 +72,17 @@ public actor ChatController {
         try store.setServers(user, servers.map(\.description))
     }
 
-    /// The active user's contacts, most recently active first, read from the database without
-    /// running the core (the share helper chooses the chat before it takes the core, or hands
-    /// the content to the client).
-    public static func contacts(groupDirectory: String) throws(ChatError) -> [ChatContact] {
+    /// The active user's contacts, most recently active first (or in the order they were made,
+    /// which needs no chat list: what a chat named on the command line is looked up in), read from
+    /// the database without running the core (the share helper chooses the chat before it takes
+    /// the core, or hands the content to the client).
+    public static func contacts(groupDirectory: String, recentFirst: Bool = true) throws(ChatError)
+        -> [ChatContact]
+    {
         let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
         defer { store.close() }
         guard let user = try store.activeUser() else { throw .noUser }
-        return try store.chatList(user).map(\.contact)
+        return recentFirst ? try store.chatList(user).map(\.contact) : try store.contacts(user)
     }
 
     public static func servers(groupDirectory: String) throws(ChatError) -> [String] {
