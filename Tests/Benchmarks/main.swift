@@ -1,7 +1,7 @@
 // simplex-bench: the figures each issue names, measured on this machine in one run.
 // Benchmarks are not tests: nothing here passes or fails; `make bench` prints the figures.
 // SIMPLEX_BENCH_ONLY=<section>[,<section>] runs only the named sections (foundation, crypto,
-// throughput, store, ratchet, agent, chat, nse, share, tui; chat-reading and chat-receive for
+// throughput, store, ratchet, agent, chat, nse, share, groups, tui; chat-reading and chat-receive for
 // either half of chat; tui-cold, tui-keys, tui-scroll, tui-search, tui-flood for one part of tui),
 // for profiling one figure.
 import Foundation
@@ -60,6 +60,11 @@ if runs("share") {
     print("")
     print("## Share helper")
     for line in try await shareBenchmarkLines() { print("  " + line) }
+}
+if runs("groups") {
+    print("")
+    print("## Groups")
+    for line in try await groupBenchmarkLines() { print("  " + line) }
 }
 if runs("tui") || only?.contains(where: { $0.hasPrefix("tui-") }) == true {
     print("")
