@@ -71,8 +71,10 @@ extension ChatController {
             emit(.group(.itemUpdated(group, try store.groupItem(id: item.itemId, groupId: group.groupId))))
             return true
         case .msgDel(let msgId, let memberId, _):
-            // Deleting another member's message (moderation) is not in this slice.
-            guard memberId == nil || memberId == sender.memberId,
+            if let memberId, memberId != sender.memberId {
+                return try moderationReceived(msgId: msgId, author: memberId, by: sender, in: group)
+            }
+            guard
                 let item = try store.groupItem(groupId: group.groupId, member: sender, sharedMsgId: msgId),
                 !item.deleted
             else { return false }

@@ -26,12 +26,22 @@ extension ChatController {
             {
                 return  // It came both directly and forwarded.
             }
-            let item = try store.insertGroupItem(
-                user, groupId: group.groupId, member: sender, content: container.content,
-                sharedMsgId: message.msgId,
-                forwarded: forwardedBy != nil)
+            if case .report = container.content {
+                try reportReceived(
+                    container, msgId: message.msgId, from: sender, in: group, forwarded: forwardedBy != nil)
+                if forwardedBy == nil { try await forward(message, from: sender, in: group) }
+                return
+            }
+            let item = try moderatedOnArrival(
+                try store.insertGroupItem(
+                    user, groupId: group.groupId, member: sender, content: container.content,
+                    sharedMsgId: message.msgId,
+                    forwarded: forwardedBy != nil), from: sender, in: group)
             emit(.group(.newItem(group, item)))
-            if forwardedBy == nil { try await forward(message, from: sender, in: group) }
+            // A blocked member's messages are not passed on (reference §2, forwarding).
+            if forwardedBy == nil, !sender.blockedByAdmin {
+                try await forward(message, from: sender, in: group)
+            }
         case .msgUpdate, .msgDel:
             if try applyGroupChange(message.event, from: sender, in: group), forwardedBy == nil {
                 try await forward(message, from: sender, in: group)
@@ -54,12 +64,17 @@ extension ChatController {
         _ event: GroupEvent, from sender: GroupMember, in group: ChatGroup, forwardedBy: GroupMember?
     ) async throws(ChatError) {
         switch event {
-        case .memIntro(let info, _):
+        case .memIntro(let info, let restrictions):
             guard sender.category == .host, sender.role >= .admin else {
                 return refuse(
                     group, sender, "x.grp.mem.intro from a member who is not the admin that invited you")
             }
             try await introduced(info, by: sender, in: group)
+            if restrictions?.restriction == .blocked,
+                let member = try store.member(groupId: group.groupId, memberId: info.memberId)
+            {
+                try store.setMemberBlocked(member, true)  // Blocked for all before the user joined.
+            }
         case .memNew(let info, _):
             guard sender.role >= .admin, sender.role >= info.memberRole else {
                 return refuse(
@@ -107,6 +122,11 @@ extension ChatController {
             try memberRoleChanged(memberId, to: role, by: sender, in: group)
         case .memDel(let memberId, _):
             try memberRemoved(memberId, by: sender, in: group)
+        case .memRestrict(let memberId, let restrictions):
+            try restrictionReceived(memberId, restrictions, by: sender, in: group)
+        case .inv:
+            // An invitation comes from a contact over its own connection, never from a member.
+            refuse(group, sender, "x.grp.inv from a group member, not over a contact's connection")
         default:
             // Roles, removal, leaving, profile changes, links and direct chats come later (issue 24).
             let item = try store.insertGroupItem(
@@ -197,9 +217,11 @@ extension ChatController {
         async throws(ChatError)
     {
         guard group.membership.role >= .admin else { return }
+        var isReport = false
+        if case .msgNew(let container) = message.event, case .report = container.content { isReport = true }
         for id in try store.unconnectedIntroduced(sender) {
             let other = try store.member(id: id)
-            guard other.ready, other.status.isCurrent else { continue }
+            guard other.ready, other.status.isCurrent, !isReport || other.role >= .moderator else { continue }
             let forward = GroupMsgForward(
                 memberId: sender.memberId, memberName: sender.localDisplayName, msg: message,
                 msgTs: ChatTimestamp(store.now()))
