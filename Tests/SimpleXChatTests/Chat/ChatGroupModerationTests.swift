@@ -268,6 +268,33 @@ struct ChatGroupModerationTests {
         #expect(try await ChatGroupTests.received(team.bob, "still fine").moderation == nil)
         await Self.stop(team)
     }
+
+    @Test func whereTheGroupHasFullDeleteAModeratedMessageLosesItsContent() async throws {
+        let relay = try await RelayProcess()
+        let directory = try TemporaryDirectory("chat-groups-full-delete")
+        let alice = try await ChatControllerReadingTests.user("alice", relay: relay, in: directory)
+        let bob = try await ChatControllerReadingTests.user("bob", relay: relay, in: directory)
+        _ = try await ChatGroupTests.connect(alice, bob)
+        let group = try await alice.chat.createGroup(
+            GroupProfile(displayName: "team", groupPreferences: ["fullDelete": ["enable": "on"]]))
+        #expect(group.fullDelete)
+        _ = try await alice.chat.addMember("team", contact: "bob", role: .member)
+        _ = try await bob.events.next { if case .group(.invitation) = $0 { true } else { nil } }
+        _ = try await bob.chat.joinGroup("team")
+        _ = try await bob.events.next { if case .group(.userJoined) = $0 { true } else { nil } }
+        _ = try await alice.events.next { if case .group(.memberJoined) = $0 { true } else { nil } }
+        _ = try await bob.chat.sendGroup("team", .text("buy cheap pills"))
+        let atAlice = try await ChatGroupTests.received(alice, "buy cheap pills")
+        let moderated = try await alice.chat.moderateGroupItem("team", atAlice)
+        #expect(moderated.moderation == .removed(by: nil) && moderated.text.isEmpty)
+        let atBob = try await Self.deleted(bob)
+        guard case .removed(let by) = atBob.moderation else { throw ModerationTestFailure("bob: \(atBob)") }
+        #expect(by?.localDisplayName == "alice" && atBob.text.isEmpty)
+        let stored = try await bob.chat.groupItems("team", count: 10)
+        #expect(!stored.contains { $0.text.contains("pills") })
+        await alice.chat.stop()
+        await bob.chat.stop()
+    }
 }
 
 /// A test failure with what was found instead.
