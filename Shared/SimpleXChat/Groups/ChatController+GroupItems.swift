@@ -12,7 +12,7 @@ extension ChatController {
         let items = try store.groupItems(groupId: group.groupId, count: 200)
         guard
             let item = items.last(where: { item in
-                !item.isError && !item.deleted && item.text.hasPrefix(prefix)
+                !item.isError && !item.deleted && item.moderation == nil && item.text.hasPrefix(prefix)
                     && (sentByUser.map { byUser in (item.member == nil) == byUser } ?? true)
             })
         else { throw .itemNotFound("starting with \(prefix) in #\(group.localDisplayName)") }
@@ -65,7 +65,8 @@ extension ChatController {
             guard
                 let item = try store.groupItem(
                     groupId: group.groupId, member: sender, sharedMsgId: update.msgId),
-                !item.deleted, item.content != update.content
+                !item.deleted, item.moderation == nil || item.moderation == .blocked,
+                item.content != update.content
             else { return false }
             try store.updateGroupItem(item, update.content)
             emit(.group(.itemUpdated(group, try store.groupItem(id: item.itemId, groupId: group.groupId))))

@@ -71,6 +71,15 @@ struct ChatGroupModerationTests {
             throw ModerationTestFailure("cath: \(atCath)")
         }
         #expect(byAtCath?.localDisplayName == "bob" && atCath.member == nil)
+        // cath cannot bring it back by editing it.
+        try await Self.forge(
+            team.cath, to: "alice",
+            .msgUpdate(MsgUpdate(msgId: try #require(atBob.sharedMsgId), content: .text("back again"))))
+        _ = try await team.cath.chat.sendGroup("team", .text("cath's marker"))
+        _ = try await ChatGroupTests.received(team.alice, "cath's marker")
+        let kept = try #require(
+            try await team.alice.chat.groupItems("team", count: 20).first { $0.itemId == atAlice.itemId })
+        #expect(kept.text == "spam from cath" && !kept.edited && kept.moderation == atAlice.moderation)
 
         // bob (moderator) may not delete the owner's message; cath (member) nobody's.
         _ = try await team.alice.chat.sendGroup("team", .text("owner's words"))
