@@ -304,6 +304,39 @@ struct ChatGroupModerationTests {
         await alice.chat.stop()
         await bob.chat.stop()
     }
+
+    @Test func aRemovedMembersMessagesAreRefusedAndAnotherGroupIsNotAffected() async throws {
+        let relay = try await RelayProcess()
+        let team = try await ChatGroupTests.team(relay: relay)
+        // bob is in alice's #club too.
+        _ = try await team.alice.chat.createGroup(GroupProfile(displayName: "club"))
+        _ = try await team.alice.chat.addMember("club", contact: "bob", role: .member)
+        _ = try await team.bob.events.next { if case .group(.invitation) = $0 { true } else { nil } }
+        _ = try await team.bob.chat.joinGroup("club")
+        _ = try await team.bob.events.next { if case .group(.userJoined) = $0 { true } else { nil } }
+        let cathAtAlice = try #require(
+            try await team.alice.chat.members(of: "team").1.first { $0.localDisplayName == "cath" })
+        _ = try await team.alice.chat.removeMember("team", member: "cath")
+        _ = try await team.bob.events.next { if case .group(.memberRemoved) = $0 { true } else { nil } }
+        // alice (the admin who introduced cath) forwards a message as cath's after her removal.
+        let late = ChatMessage(
+            msgId: SharedMsgID(bytes: [6, 6, 6]), event: .msgNew(MsgContainer(content: .text("still here"))))
+        try await Self.forge(
+            team.alice, to: "bob",
+            .group(
+                .msgForward(
+                    GroupMsgForward(memberId: cathAtAlice.memberId, msg: late, msgTs: ChatTimestamp(Date()))))
+        )
+        #expect(
+            try await Self.error(team.bob).text == "x.msg.new from a member who is no longer in the group")
+        let teamItems = try await team.bob.chat.groupItems("team", count: 20)
+        #expect(!teamItems.contains { $0.text == "still here" })
+        // #club has none of it, and still works.
+        _ = try await team.alice.chat.sendGroup("club", .text("club news"))
+        _ = try await ChatGroupTests.received(team.bob, "club news")
+        #expect(try await team.bob.chat.groupItems("club", count: 10).map(\.text) == ["club news"])
+        await Self.stop(team)
+    }
 }
 
 /// A test failure with what was found instead.
