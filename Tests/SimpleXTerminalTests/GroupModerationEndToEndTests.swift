@@ -70,4 +70,42 @@ struct GroupModerationEndToEndTests {
         #expect(!cath.process.allOutput.contains { $0.contains("blocked") })
         for user in [alice, bob, cath] { try await user.quit() }
     }
+
+    /// cath is away while bob, a new moderator, moderates dan's message and blocks dan: alice, who
+    /// introduced bob, forwards both to cath when she is back (not the block to dan).
+    @Test func aMemberAwayGetsTheModerationAndTheBlockForwarded() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let cath = try await CLIUser("cath", relay: relay)
+        let dan = try await CLIUser("dan", relay: relay)
+        try await GroupEndToEndTests.team(alice, [cath, dan])
+        dan.send("#team buy cheap pills")
+        try await cath.expectLine(#"\d\d:\d\d #team dan> buy cheap pills"#)
+        try await alice.expectLine(#"\d\d:\d\d #team dan> buy cheap pills"#)
+        try await cath.quit()
+
+        let bob = try await CLIUser("bob", relay: relay)
+        try await CLIUser.connect(alice, bob)
+        alice.send("/a team bob moderator")
+        try await bob.expectLine("use /j team to accept")
+        bob.send("/j team")
+        try await bob.expectLine("#team: you joined the group")
+        try await bob.expectLine(#"\d\d:\d\d #team dan> buy cheap pills \[>>\]"#)
+        bob.send("\\ #team @dan buy cheap")
+        try await bob.expectLine("message marked deleted by you")
+        try await alice.expectLine(#"\d\d:\d\d #team dan> \[marked deleted by bob\] buy cheap pills"#)
+        bob.send("/block for all #team dan")
+        try await bob.expectLine("#team: you blocked dan")
+        try await alice.expectLine("#team: bob blocked dan")
+
+        let cathAgain = try await CLIUser("cath", relay: relay, directory: cath.directory)
+        try await cathAgain.expect("#team: alice added bob to the group (connecting...)")
+        try await cathAgain.expectLine(#"\d\d:\d\d #team dan> \[marked deleted by bob\] buy cheap pills"#)
+        try await cathAgain.expectLine("#team: bob blocked dan")
+        dan.send("#team more pills")
+        try await cathAgain.expectLine(#"\d\d:\d\d #team dan> more pills \[blocked by admin\] <muted>"#)
+        try await alice.expectLine(#"\d\d:\d\d #team dan> more pills \[blocked by admin\] <muted>"#)
+        #expect(!dan.process.allOutput.contains { $0.contains("blocked") })
+        for user in [alice, bob, cathAgain, dan] { try await user.quit() }
+    }
 }

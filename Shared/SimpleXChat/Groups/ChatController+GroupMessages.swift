@@ -46,6 +46,11 @@ extension ChatController {
             if try applyGroupChange(message.event, from: sender, in: group), forwardedBy == nil {
                 try await forward(message, from: sender, in: group)
             }
+        case .group(.memRestrict(let memberId, let restrictions)):
+            // Passed on to members still connecting to the moderator, never to the blocked one.
+            if try restrictionReceived(memberId, restrictions, by: sender, in: group), forwardedBy == nil {
+                try await forward(message, from: sender, in: group, except: memberId)
+            }
         case .group(let event):
             try await applyGroupEvent(event, from: sender, in: group, forwardedBy: forwardedBy)
         case .ok, .info:
@@ -122,8 +127,6 @@ extension ChatController {
             try memberRoleChanged(memberId, to: role, by: sender, in: group)
         case .memDel(let memberId, _):
             try memberRemoved(memberId, by: sender, in: group)
-        case .memRestrict(let memberId, let restrictions):
-            try restrictionReceived(memberId, restrictions, by: sender, in: group)
         case .inv:
             // An invitation comes from a contact over its own connection, never from a member.
             refuse(group, sender, "x.grp.inv from a group member, not over a contact's connection")
@@ -205,15 +208,18 @@ extension ChatController {
         }
         // The author's messages and edits are in order at the author's items, whatever way they came.
         switch forward.msg.event {
-        case .msgNew, .msgUpdate, .msgDel: break
-        default: return  // Only messages, their edits and deletions are forwarded in this slice.
+        case .msgNew, .msgUpdate, .msgDel, .group(.memRestrict): break
+        default: return  // Only messages, their edits and deletions, and blocks are forwarded in this slice.
         }
         try await applyGroup(forward.msg, from: author, in: group, forwardedBy: admin)
     }
 
     /// (Admin) `message` from `sender` to the members it introduced to or with `sender` who are
     /// not connected to it yet (`x.grp.msg.forward`).
-    private func forward(_ message: ChatMessage, from sender: GroupMember, in group: ChatGroup)
+    private func forward(
+        _ message: ChatMessage, from sender: GroupMember, in group: ChatGroup,
+        except excluded: MemberID? = nil
+    )
         async throws(ChatError)
     {
         guard group.membership.role >= .admin else { return }
@@ -221,7 +227,9 @@ extension ChatController {
         if case .msgNew(let container) = message.event, case .report = container.content { isReport = true }
         for id in try store.unconnectedIntroduced(sender) {
             let other = try store.member(id: id)
-            guard other.ready, other.status.isCurrent, !isReport || other.role >= .moderator else { continue }
+            guard other.ready, other.status.isCurrent, !isReport || other.role >= .moderator,
+                other.memberId != excluded
+            else { continue }
             let forward = GroupMsgForward(
                 memberId: sender.memberId, memberName: sender.localDisplayName, msg: message,
                 msgTs: ChatTimestamp(store.now()))

@@ -176,26 +176,33 @@ extension ChatController {
 
     /// `x.grp.mem.restrict` from `sender`: applied when it is a moderator or higher and not below
     /// the member's role; when it names the user, ignored (a blocked member is never told).
+    /// Whether it applied (then an admin forwards it).
+    @discardableResult
     func restrictionReceived(
         _ memberId: MemberID, _ restrictions: MemberRestrictions, by sender: GroupMember, in group: ChatGroup
-    ) throws(ChatError) {
-        guard memberId != group.membership.memberId else { return }
+    ) throws(ChatError) -> Bool {
+        guard memberId != group.membership.memberId else { return false }
         guard let target = try store.member(groupId: group.groupId, memberId: memberId),
             target.status.isCurrent
-        else { return refuse(group, sender, "x.grp.mem.restrict for a member not in the group") }
+        else {
+            refuse(group, sender, "x.grp.mem.restrict for a member not in the group")
+            return false
+        }
         guard sender.role >= .moderator, sender.role >= target.role else {
-            return refuse(
+            refuse(
                 group, sender,
                 "x.grp.mem.restrict from \(sender.role.withArticle), who may not block \(target.role.withArticle)"
             )
+            return false
         }
         let blocked = restrictions.restriction == .blocked
-        guard target.blockedByAdmin != blocked else { return }  // Sent again, or by a second moderator.
+        guard target.blockedByAdmin != blocked else { return false }  // Sent again, or by a second moderator.
         try store.setMemberBlocked(target, blocked)
         emit(
             .group(
                 .memberBlocked(
                     group, by: sender, try store.member(id: target.groupMemberId), blocked: blocked)))
+        return true
     }
 
     /// A member's report (`x.msg.new` with `report` content): kept, with the reported message
