@@ -159,8 +159,8 @@ struct TUIGroupsEndToEndTests {
         try await alice.waitFor("#team · you are owner")
         try await join(bob)
         try await join(carol)
-        // A message sent while bob's and carol's own connection is half up can miss one of them
-        // (the core's forwarding stops at the first side's x.grp.mem.con): wait for both sides.
+        // Every member connected to every other first, as group info shows it: this test is about
+        // moderation, not forwarding.
         try await connected(bob, to: "carol")
         try await connected(carol, to: "bob")
         return (alice, bob, carol)
