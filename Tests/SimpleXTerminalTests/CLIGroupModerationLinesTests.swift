@@ -75,6 +75,8 @@ struct CLIGroupModerationLinesTests {
             view.groupEvent(.memberBlocked(lines.team, by: bob, cath, blocked: false)) == [
                 "#team: bob unblocked cath"
             ])
+        #expect(view.groupPreviewText(report) == "cath> report spam")
+        #expect(view.groupPreviewText(item) == "cath> [blocked by admin]")
         var blocked = cath
         blocked.blockedByAdmin = true
         #expect(view.groupMembers(lines.team, [blocked]).last == "cath: member, connected, blocked by admin")

@@ -17,7 +17,7 @@ extension ChatController {
         guard
             let item = items.last(where: { item in
                 item.member?.localDisplayName == bare && !item.isError && !item.deleted
-                    && item.moderation == nil && item.text.hasPrefix(prefix)
+                    && (item.moderation == nil || item.moderation == .blocked) && item.text.hasPrefix(prefix)
             })
         else { throw .itemNotFound("of \(bare) starting with \(prefix) in #\(group.localDisplayName)") }
         return item

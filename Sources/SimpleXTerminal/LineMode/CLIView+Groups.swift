@@ -82,7 +82,8 @@ extension CLIView {
     func groupPreviewText(_ item: GroupChatItem) -> String {
         let text =
             item.deleted || item.moderation != nil && item.moderation != .blocked
-            ? "[marked deleted]" : item.moderation == .blocked ? "[blocked by admin]" : item.text
+            ? "[marked deleted]"
+            : item.moderation == .blocked ? "[blocked by admin]" : item.content.displayText
         return (item.member.map { "\($0.localDisplayName)> " } ?? "you: ") + text
     }
 

@@ -195,6 +195,10 @@ struct ChatGroupModerationTests {
         _ = try await team.bob.chat.sendGroup("team", .text("bob after"))
         _ = try await ChatGroupTests.received(team.cath, "bob after")
         #expect(try await team.cath.chat.groupItems("team", count: 20).filter(\.isError).isEmpty)
+        // A blocked member's message can still be moderated.
+        let found = try await team.bob.chat.findMemberItem(in: "team", member: "cath", textPrefix: "muted")
+        #expect(try await team.bob.chat.moderateGroupItem("team", found).moderation == .marked(by: nil))
+        #expect(try await Self.deleted(team.alice).itemId == atAlice.itemId)
 
         // Unblocked: her messages show again.
         _ = try await team.bob.chat.blockMemberForAll("team", member: "cath", blocked: false)
