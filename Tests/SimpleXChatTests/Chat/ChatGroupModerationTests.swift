@@ -341,6 +341,34 @@ struct ChatGroupModerationTests {
         #expect(try await team.bob.chat.groupItems("club", count: 10).map(\.text) == ["club news"])
         await Self.stop(team)
     }
+
+    @Test func aMemberWhoJoinsAfterABlockIsIntroducedToTheBlockedMemberAsBlocked() async throws {
+        let relay = try await RelayProcess()
+        let team = try await ChatGroupTests.team(relay: relay)
+        _ = try await team.alice.chat.blockMemberForAll("team", member: "cath", blocked: true)
+        _ = try await team.bob.events.next { if case .group(.memberBlocked) = $0 { true } else { nil } }
+        let directory = try TemporaryDirectory("chat-groups-dan")
+        let dan = try await ChatControllerReadingTests.user("dan", relay: relay, in: directory)
+        _ = try await ChatGroupTests.connect(team.alice, dan)
+        _ = try await team.alice.chat.addMember("team", contact: "dan", role: .member)
+        _ = try await dan.events.next { if case .group(.invitation) = $0 { true } else { nil } }
+        _ = try await dan.chat.joinGroup("team")
+        let connected = await eventually {
+            (try? await dan.chat.members(of: "team").1.first { $0.localDisplayName == "cath" }?.ready) == true
+        }
+        let danSees = try await dan.chat.members(of: "team").1.map { "\($0.localDisplayName) \($0.status)" }
+        #expect(connected, "dan: \(danSees)")
+        let cathAtDan = try #require(
+            try await dan.chat.members(of: "team").1.first { $0.localDisplayName == "cath" })
+        #expect(cathAtDan.blockedByAdmin)
+        let bobAtDan = try #require(
+            try await dan.chat.members(of: "team").1.first { $0.localDisplayName == "bob" })
+        #expect(!bobAtDan.blockedByAdmin)
+        _ = try await team.cath.chat.sendGroup("team", .text("hello dan"))
+        #expect(try await ChatGroupTests.received(dan, "hello dan").moderation == .blocked)
+        await dan.chat.stop()
+        await Self.stop(team)
+    }
 }
 
 /// A test failure with what was found instead.
