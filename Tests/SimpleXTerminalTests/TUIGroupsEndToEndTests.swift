@@ -140,4 +140,101 @@ struct TUIGroupsEndToEndTests {
             #expect(quit.contains("EXIT=0"), "\(quit)")
         }
     }
+
+    /// alice's #team with bob and carol joined, made from alice's client.
+    func team(_ relay: RelayProcess) async throws -> (TUIUser, TUIUser, TUIUser) {
+        let alice = try await TUIUser("alice", relay: relay)
+        let bob = try await TUIUser("bob", relay: relay)
+        let carol = try await TUIUser("carol", relay: relay)
+        try await TUIUser.connect(alice, bob)
+        try await TUIUser.connect(alice, carol)
+        try await alice.press("Escape")
+        try await alice.press("M-g")
+        try await alice.waitFor("New group")
+        try await alice.type("team")
+        try await alice.press("Enter")
+        try await alice.waitFor("Invite to #team")
+        try await alice.type("bob carol")
+        try await alice.press("Enter")
+        try await alice.waitFor("#team · you are owner")
+        try await join(bob)
+        try await join(carol)
+        // Every member connected to every other first, as group info shows it: this test is about
+        // moderation, not forwarding.
+        try await connected(bob, to: "carol")
+        try await connected(carol, to: "bob")
+        return (alice, bob, carol)
+    }
+
+    /// Opens group info until it shows `user` connected to member `name`.
+    func connected(_ user: TUIUser, to name: String) async throws {
+        for _ in 0..<60 {
+            try await user.press("M-i")
+            let screen = try await user.waitFor("Delete group")
+            try await user.press("Escape")
+            if screen.contains("\(name) · member · connected") { return }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        throw TUIGroupsTestError("\(user.name) never connected to \(name)")
+    }
+
+    @Test func theOwnerModeratesAMembersMessageAndBlocksHerForAll() async throws {
+        let relay = try await RelayProcess()
+        let (alice, bob, carol) = try await team(relay)
+        try await carol.type("buy cheap pills")
+        try await carol.press("Enter")
+        // bob may get it forwarded by alice while his connection to carol comes up.
+        try await alice.waitFor("buy cheap pills")
+        try await bob.waitFor("buy cheap pills")
+
+        // bob, a member, is not offered the moderate action on carol's message.
+        try await bob.press("Up")
+        let bobs = try await bob.waitFor("c copy · i info")
+        #expect(!bobs.contains("D moderate"), "\(bobs)")
+        try await bob.press("D")
+        try await bob.waitFor("only your own messages can be edited or deleted for everyone")
+        try await bob.press("Escape")
+
+        // alice, the owner, is: D, confirmed, marks it deleted for everyone.
+        try await alice.press("Up")
+        try await alice.waitFor("D moderate · c copy")
+        try await alice.press("D")
+        try await alice.waitFor("Moderate: delete carol's message for every member of #team?")
+        try await alice.press("y")
+        try await alice.waitFor("[marked deleted by you]")
+        try await bob.waitUntil("moderated at bob, in the chat and the list") {
+            $0.contains("[marked deleted by alice]") && !$0.contains("buy cheap pills")
+                && $0.contains("carol: message deleted")
+        }
+        try await carol.waitFor("[marked deleted by alice]")
+
+        // Group info: alice chooses carol and blocks her for all; bob sees her muted, carol is not told.
+        try await alice.press("Escape")
+        try await alice.press("M-i")
+        try await alice.waitFor("Block bob for all")
+        try await alice.press("Down")
+        try await alice.waitFor("Block carol for all")
+        try await alice.press("b")
+        try await alice.waitFor("Block carol for all? Their messages are hidden from every member.")
+        try await alice.press("y")
+        try await alice.waitFor("carol · member · connected · blocked by admin")
+        try await alice.press("Escape")
+        try await carol.type("can you hear me")
+        try await carol.press("Enter")
+        try await carol.waitFor("can you hear me")
+        try await bob.waitFor("blocked by admin")
+        try await alice.waitFor("blocked by admin")
+        #expect(try await !bob.screen().contains("can you hear me"))
+        #expect(try await !carol.screen().contains("blocked"))
+
+        for user in [alice, bob, carol] {
+            let quit = try await user.quit()
+            #expect(quit.contains("EXIT=0"), "\(quit)")
+        }
+    }
+}
+
+struct TUIGroupsTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

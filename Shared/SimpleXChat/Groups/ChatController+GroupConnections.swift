@@ -99,7 +99,8 @@ extension ChatController {
         where other.groupMemberId != newMember.groupMemberId && other.ready && other.status.isCurrent {
             try store.insertIntro(re: other, to: newMember)
             try await send(.group(.memNew(newMember.info, scope: nil)), to: other)
-            try await send(.group(.memIntro(other.info, restrictions: nil)), to: newMember)
+            let restrictions = other.blockedByAdmin ? MemberRestrictions(restriction: .blocked) : nil
+            try await send(.group(.memIntro(other.info, restrictions: restrictions)), to: newMember)
         }
         try await sendHistory(to: newMember, in: group)
     }
@@ -109,7 +110,10 @@ extension ChatController {
     /// whom the newcomer knows by now.
     private func sendHistory(to newMember: GroupMember, in group: ChatGroup) async throws(ChatError) {
         for item in try store.groupItems(groupId: group.groupId, count: Self.historyItems) {
-            guard !item.isError, !item.deleted, let msgId = item.sharedMsgId else { continue }
+            guard !item.isError, !item.deleted, item.moderation == nil, let msgId = item.sharedMsgId else {
+                continue
+            }
+            if case .report = item.content { continue }  // Reports are for moderators only.
             let author = item.member ?? group.membership
             guard author.groupMemberId != newMember.groupMemberId, author.status.isCurrent else { continue }
             if case .unknown = item.content { continue }  // Only messages, not the items this client makes.

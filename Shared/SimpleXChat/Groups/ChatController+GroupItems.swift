@@ -12,7 +12,7 @@ extension ChatController {
         let items = try store.groupItems(groupId: group.groupId, count: 200)
         guard
             let item = items.last(where: { item in
-                !item.isError && !item.deleted && item.text.hasPrefix(prefix)
+                !item.isError && !item.deleted && item.moderation == nil && item.text.hasPrefix(prefix)
                     && (sentByUser.map { byUser in (item.member == nil) == byUser } ?? true)
             })
         else { throw .itemNotFound("starting with \(prefix) in #\(group.localDisplayName)") }
@@ -65,14 +65,17 @@ extension ChatController {
             guard
                 let item = try store.groupItem(
                     groupId: group.groupId, member: sender, sharedMsgId: update.msgId),
-                !item.deleted, item.content != update.content
+                !item.deleted, item.moderation == nil || item.moderation == .blocked,
+                item.content != update.content
             else { return false }
             try store.updateGroupItem(item, update.content)
             emit(.group(.itemUpdated(group, try store.groupItem(id: item.itemId, groupId: group.groupId))))
             return true
         case .msgDel(let msgId, let memberId, _):
-            // Deleting another member's message (moderation) is not in this slice.
-            guard memberId == nil || memberId == sender.memberId,
+            if let memberId, memberId != sender.memberId {
+                return try moderationReceived(msgId: msgId, author: memberId, by: sender, in: group)
+            }
+            guard
                 let item = try store.groupItem(groupId: group.groupId, member: sender, sharedMsgId: msgId),
                 !item.deleted
             else { return false }

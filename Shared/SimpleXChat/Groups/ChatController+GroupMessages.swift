@@ -26,15 +26,30 @@ extension ChatController {
             {
                 return  // It came both directly and forwarded.
             }
-            let item = try store.insertGroupItem(
-                user, groupId: group.groupId, member: sender, content: container.content,
-                sharedMsgId: message.msgId,
-                forwarded: forwardedBy != nil)
+            if case .report = container.content {
+                try reportReceived(
+                    container, msgId: message.msgId, from: sender, in: group, forwarded: forwardedBy != nil)
+                if forwardedBy == nil { try await forward(message, from: sender, in: group) }
+                return
+            }
+            let item = try moderatedOnArrival(
+                try store.insertGroupItem(
+                    user, groupId: group.groupId, member: sender, content: container.content,
+                    sharedMsgId: message.msgId,
+                    forwarded: forwardedBy != nil), from: sender, in: group)
             emit(.group(.newItem(group, item)))
-            if forwardedBy == nil { try await forward(message, from: sender, in: group) }
+            // A blocked member's messages are not passed on (reference §2, forwarding).
+            if forwardedBy == nil, !sender.blockedByAdmin {
+                try await forward(message, from: sender, in: group)
+            }
         case .msgUpdate, .msgDel:
             if try applyGroupChange(message.event, from: sender, in: group), forwardedBy == nil {
                 try await forward(message, from: sender, in: group)
+            }
+        case .group(.memRestrict(let memberId, let restrictions)):
+            // Passed on to members still connecting to the moderator, never to the blocked one.
+            if try restrictionReceived(memberId, restrictions, by: sender, in: group), forwardedBy == nil {
+                try await forward(message, from: sender, in: group, except: memberId)
             }
         case .group(let event):
             try await applyGroupEvent(event, from: sender, in: group, forwardedBy: forwardedBy)
@@ -54,12 +69,17 @@ extension ChatController {
         _ event: GroupEvent, from sender: GroupMember, in group: ChatGroup, forwardedBy: GroupMember?
     ) async throws(ChatError) {
         switch event {
-        case .memIntro(let info, _):
+        case .memIntro(let info, let restrictions):
             guard sender.category == .host, sender.role >= .admin else {
                 return refuse(
                     group, sender, "x.grp.mem.intro from a member who is not the admin that invited you")
             }
             try await introduced(info, by: sender, in: group)
+            if restrictions?.restriction == .blocked,
+                let member = try store.member(groupId: group.groupId, memberId: info.memberId)
+            {
+                try store.setMemberBlocked(member, true)  // Blocked for all before the user joined.
+            }
         case .memNew(let info, _):
             guard sender.role >= .admin, sender.role >= info.memberRole else {
                 return refuse(
@@ -107,6 +127,9 @@ extension ChatController {
             try memberRoleChanged(memberId, to: role, by: sender, in: group)
         case .memDel(let memberId, _):
             try memberRemoved(memberId, by: sender, in: group)
+        case .inv:
+            // An invitation comes from a contact over its own connection, never from a member.
+            refuse(group, sender, "x.grp.inv from a group member, not over a contact's connection")
         default:
             // Roles, removal, leaving, profile changes, links and direct chats come later (issue 24).
             let item = try store.insertGroupItem(
@@ -185,21 +208,28 @@ extension ChatController {
         }
         // The author's messages and edits are in order at the author's items, whatever way they came.
         switch forward.msg.event {
-        case .msgNew, .msgUpdate, .msgDel: break
-        default: return  // Only messages, their edits and deletions are forwarded in this slice.
+        case .msgNew, .msgUpdate, .msgDel, .group(.memRestrict): break
+        default: return  // Only messages, their edits and deletions, and blocks are forwarded in this slice.
         }
         try await applyGroup(forward.msg, from: author, in: group, forwardedBy: admin)
     }
 
     /// (Admin) `message` from `sender` to the members it introduced to or with `sender` who are
     /// not connected to it yet (`x.grp.msg.forward`).
-    private func forward(_ message: ChatMessage, from sender: GroupMember, in group: ChatGroup)
+    private func forward(
+        _ message: ChatMessage, from sender: GroupMember, in group: ChatGroup,
+        except excluded: MemberID? = nil
+    )
         async throws(ChatError)
     {
         guard group.membership.role >= .admin else { return }
+        var isReport = false
+        if case .msgNew(let container) = message.event, case .report = container.content { isReport = true }
         for id in try store.unconnectedIntroduced(sender) {
             let other = try store.member(id: id)
-            guard other.ready, other.status.isCurrent else { continue }
+            guard other.ready, other.status.isCurrent, !isReport || other.role >= .moderator,
+                other.memberId != excluded
+            else { continue }
             let forward = GroupMsgForward(
                 memberId: sender.memberId, memberName: sender.localDisplayName, msg: message,
                 msgTs: ChatTimestamp(store.now()))

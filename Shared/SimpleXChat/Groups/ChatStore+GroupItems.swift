@@ -57,11 +57,12 @@ extension ChatStore {
     }
 
     /// The last `count` items of a group, oldest first.
-    func groupItems(groupId: Int64, count: Int) throws(ChatError) -> [GroupChatItem] {
+    func groupItems(groupId: Int64, count: Int, onlyReports: Bool = false) throws(ChatError) -> [GroupChatItem] {
         var items: [GroupChatItem] = []
+        let reports = onlyReports ? " AND json_extract(item_content, '$.type') = 'report'" : ""
         for row in try rows(
             Self.groupItemColumns + """
-                 WHERE user_id = (SELECT user_id FROM groups WHERE group_id = ?1) AND group_id = ?1
+                 WHERE user_id = (SELECT user_id FROM groups WHERE group_id = ?1) AND group_id = ?1\(reports)
                 ORDER BY chat_item_id DESC LIMIT ?2
                 """, [groupId, count])
         {
@@ -125,7 +126,8 @@ extension ChatStore {
 
     private static let groupItemColumns = """
         SELECT chat_item_id, group_member_id, item_ts, item_content, shared_msg_id, item_forwarded, item_edited,
-          item_deleted FROM chat_items
+          item_deleted, item_deleted_by_group_member_id, quoted_shared_msg_id, quoted_content, quoted_sent,
+          quoted_member_id FROM chat_items
         """
 
     private func groupItem(_ row: Row, groupId: Int64) throws(ChatError) -> GroupChatItem {
@@ -136,6 +138,35 @@ extension ChatStore {
             member: try memberId.map { id throws(ChatError) in try member(id: id) },
             content: Self.content(try value(row, "item_content")), timestamp: try value(row, "item_ts"),
             sharedMsgId: shared.map(SharedMsgID.init(bytes:)), forwarded: try value(row, "item_forwarded"),
-            edited: try value(row, "item_edited"), deleted: try value(row, "item_deleted"))
+            edited: try value(row, "item_edited"), deleted: try value(row, "item_deleted") as Int64 == 1,
+            moderation: try moderation(row), quote: try quote(row, groupId: groupId))
+    }
+
+    private func moderation(_ row: Row) throws(ChatError) -> GroupItemModeration? {
+        let state = ItemDeletedState(rawValue: try value(row, "item_deleted"))
+        let by = try (try value(row, "item_deleted_by_group_member_id") as Int64?).map {
+            id throws(ChatError) in try member(id: id)
+        }
+        switch state {
+        case .markedByModerator: return .marked(by: by)
+        case .removedByModerator: return .removed(by: by)
+        case .blockedByAdmin: return .blocked
+        case nil: return nil
+        }
+    }
+
+    /// The quoted message; its author looked up in the group (nil when the user sent it).
+    private func quote(_ row: Row, groupId: Int64) throws(ChatError) -> GroupItemQuote? {
+        guard let content: String = try value(row, "quoted_content") else { return nil }
+        let shared: [UInt8]? = try value(row, "quoted_shared_msg_id")
+        let memberId = (try value(row, "quoted_member_id") as [UInt8]?).map(MemberID.init(bytes:))
+        let sent: Bool? = try value(row, "quoted_sent")
+        let author =
+            sent == true
+            ? nil
+            : try memberId.flatMap { id throws(ChatError) in try member(groupId: groupId, memberId: id) }
+        return GroupItemQuote(
+            sharedMsgId: shared.map(SharedMsgID.init(bytes:)), member: author, memberId: memberId,
+            content: Self.content(content))
     }
 }

@@ -235,7 +235,7 @@ extension ChatStore {
     private static let memberColumns = """
         SELECT m.group_member_id, m.group_id, m.member_id, m.member_role, m.member_category, m.member_status,
           m.local_display_name, p.display_name, p.full_name, p.image, m.contact_id, m.invited_by_group_member_id,
-          m.conn_request, cn.agent_conn_id, cn.conn_status
+          m.conn_request, m.member_restriction, cn.agent_conn_id, cn.conn_status
         FROM group_members m JOIN contact_profiles p ON p.contact_profile_id = m.member_profile_id
         LEFT JOIN connections cn ON cn.group_member_id = m.group_member_id
         """
@@ -260,7 +260,8 @@ extension ChatStore {
                 image: try value(row, "image")),
             contactId: try value(row, "contact_id"), invitedBy: try value(row, "invited_by_group_member_id"),
             connRequest: try value(row, "conn_request"), agentConnectionID: try value(row, "agent_conn_id"),
-            ready: (try value(row, "conn_status") as String?) == "ready")
+            ready: (try value(row, "conn_status") as String?) == "ready",
+            blockedByAdmin: (try value(row, "member_restriction") as String?) == "blocked")
     }
 
     // MARK: - Changes

@@ -17,6 +17,7 @@ extension GroupChatEvent {
         case .groupDeleted: "groupDeleted"
         case .itemUpdated: "chatItemUpdated"
         case .itemDeleted: "chatItemsDeleted"
+        case .memberBlocked: "memberBlockedForAll"
         }
     }
 
@@ -54,6 +55,11 @@ extension GroupChatEvent {
         case .itemUpdated(let group, let item):
             return [
                 "chatItem": ["chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json]
+            ]
+        case .memberBlocked(let group, let by, let member, let blocked):
+            return [
+                "groupInfo": group.json, "byMember": by.json, "member": member.json,
+                "blocked": .bool(blocked),
             ]
         case .itemDeleted(let group, let item):
             let chatItem: JSON = [
@@ -97,6 +103,12 @@ extension GroupChatItem {
         meta["itemForwarded"] = forwarded ? ["type": "chatItem"] : nil
         meta["itemEdited"] = .bool(edited)
         meta["itemDeleted"] = deleted ? ["type": "deleted"] : nil
+        switch moderation {
+        case .marked(let by), .removed(let by):
+            meta["itemDeleted"] = ["type": "moderated", "byGroupMember": by?.json ?? .null]
+        case .blocked: meta["itemDeleted"] = ["type": "blockedByAdmin"]
+        case nil: break
+        }
         return ["chatDir": direction, "meta": .object(meta), "content": content.json]
     }
 }

@@ -53,6 +53,8 @@ public struct GroupMember: Equatable, Sendable {
     /// The connection to this member, once there is one, and whether it is ready.
     public var agentConnectionID: String?
     public var ready: Bool
+    /// A moderator blocked the member for all (`x.grp.mem.restrict`): its messages are muted.
+    public var blockedByAdmin = false
 
     /// `bob (Bob)` or `bob`, as SimpleX's CLI names a member.
     public var nameWithFullName: String {
@@ -80,12 +82,35 @@ public struct GroupChatItem: Equatable, Sendable {
     public var edited = false
     /// Its sender deleted it for everyone (x.msg.del): kept, marked deleted.
     public var deleted = false
+    /// Hidden by someone else than its sender: a moderator, or blocking its sender for all.
+    public var moderation: GroupItemModeration?
+    /// The message this one quotes (a report quotes the reported message).
+    public var quote: GroupItemQuote?
 
     public var text: String { content.text }
     /// An event from a member that was refused (not allowed by its role, or not fitting the group).
     public var isError: Bool {
         if case .unknown(let type, _, _) = content, type == "groupError" { true } else { false }
     }
+}
+
+/// How an item was hidden by someone else than its sender.
+public enum GroupItemModeration: Equatable, Sendable {
+    /// A moderator (nil: the user) deleted it for everyone; its content kept, marked deleted.
+    case marked(by: GroupMember?)
+    /// A moderator (nil: the user) deleted it where the group has full delete: its content gone.
+    case removed(by: GroupMember?)
+    /// Its sender is blocked for all: kept, not shown nor notified.
+    case blocked
+}
+
+/// The message an item quotes, as the quoting member saw it.
+public struct GroupItemQuote: Equatable, Sendable {
+    public var sharedMsgId: SharedMsgID?
+    /// The quoted message's author (nil: the user).
+    public var member: GroupMember?
+    public var memberId: MemberID?
+    public var content: MsgContent
 }
 
 /// What happened in a group, for the user (SimpleX's group `ChatEvent`s).
@@ -111,6 +136,8 @@ public enum GroupChatEvent: Equatable, Sendable {
     case groupDeleted(ChatGroup, by: GroupMember)
     /// A member edited an item (`x.msg.update`).
     case itemUpdated(ChatGroup, GroupChatItem)
-    /// A member deleted an item for everyone (`x.msg.del`).
+    /// A member deleted an item for everyone (`x.msg.del`), or a moderator did.
     case itemDeleted(ChatGroup, GroupChatItem)
+    /// `by` blocked `member` for all (`x.grp.mem.restrict`), or unblocked it.
+    case memberBlocked(ChatGroup, by: GroupMember, GroupMember, blocked: Bool)
 }

@@ -7,7 +7,8 @@ extension NotificationContent.Source {
     init?(groupEvent event: GroupChatEvent, user: NotificationUser) {
         switch event {
         case .newItem(let group, let item):
-            guard let member = item.member, !item.isChatEvent else { return nil }
+            // A blocked member's message, or one moderated before it came, never notifies.
+            guard let member = item.member, !item.isChatEvent, item.moderation == nil else { return nil }
             self.init(
                 user: user, chat: group.notificationChat,
                 item: .received(
@@ -22,7 +23,7 @@ extension NotificationContent.Source {
                 chat: NotificationChat(kind: .direct(contact: NotificationName(from)), chatId: "#\(group.groupId)"),
                 item: .received(NotificationItem.ReceivedItem(content: .groupInvitation(groupName: group.localDisplayName))))
         case .userJoined, .memberJoined, .memberAdded, .memberConnected, .memberLeft, .memberRole, .memberRemoved,
-            .groupDeleted, .itemUpdated, .itemDeleted:
+            .groupDeleted, .itemUpdated, .itemDeleted, .memberBlocked:
             return nil
         }
     }

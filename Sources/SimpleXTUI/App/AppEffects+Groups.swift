@@ -57,6 +57,23 @@ extension AppEffects {
                 .groupOpened(
                     group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
             report(.chatList(await chatList()))
+        case .moderateGroupItem(let groupId, let item):
+            let group = try await group(groupId)
+            _ = try await chat.moderateGroupItem(group.localDisplayName, item)
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            report(.chatList(await chatList()))
+        case .blockMember(let groupId, let name, let blocked):
+            let group = try await group(groupId)
+            let member = try await chat.blockMemberForAll(
+                group.localDisplayName, member: name, blocked: blocked)
+            report(.notice("you \(blocked ? "blocked" : "unblocked") \(member.localDisplayName) for all"))
+            let (updated, members) = try await chat.members(of: group.localDisplayName)
+            report(.groupMembers(updated, members))
+        case .loadGroupReports(let groupId):
+            let group = try await group(groupId)
+            report(.groupReports(group, try await chat.groupReports(group.localDisplayName)))
         default:
             break
         }

@@ -9,6 +9,11 @@ extension AppModel {
             overlays.append(.groupInfo(screen))
         case .close:
             break
+        case .update(let updated):
+            overlays.append(.groupInfo(updated))
+        case .run(let effect):
+            overlays.append(.groupInfo(screen))
+            return [effect]
         case .confirm(let question, let effect):
             overlays.append(.groupInfo(screen))
             overlays.append(.confirm(question: question, effects: [effect]))
@@ -19,7 +24,24 @@ extension AppModel {
     mutating func applyGroupResult(_ event: AppEvent) -> [AppEffect] {
         switch event {
         case .groupMembers(let group, let members):
-            overlays.append(.groupInfo(GroupInfoScreen(group: group, members: members)))
+            // Loaded again after a block: the screen keeps its place.
+            var screen = GroupInfoScreen(group: group, members: members)
+            if let open = overlays.lazy.compactMap({ overlay -> GroupInfoScreen? in
+                if case .groupInfo(let screen) = overlay, screen.group.groupId == group.groupId {
+                    screen
+                } else {
+                    nil
+                }
+            }).first {
+                screen.selected = min(open.selected, max(0, members.count - 1))
+            }
+            closeGroupInfo(group.groupId)
+            overlays.append(.groupInfo(screen))
+        case .groupReports(let group, let reports):
+            overlays.append(
+                .info(
+                    title: "Reports in #\(group.localDisplayName)", lines: Self.reportLines(reports),
+                    scroll: 0))
         case .groupLeft(let group):
             closeGroupInfo(group.groupId)
             status = ("you left #\(group.localDisplayName)", false)
@@ -37,6 +59,25 @@ extension AppModel {
             break
         }
         return []
+    }
+
+    /// A moderator's reports view: who reported whose message, why, and the message.
+    static func reportLines(_ reports: [GroupChatItem]) -> [String] {
+        guard !reports.isEmpty else { return ["No reports"] }
+        let format = DateFormatter()
+        format.dateFormat = "yyyy-MM-dd HH:mm"
+        return reports.reversed().flatMap { report -> [String] in
+            let reporter = report.member?.localDisplayName ?? "you"
+            let author = report.quote.map { $0.member?.localDisplayName ?? "you" } ?? "?"
+            var reason = "other"
+            if case .report(_, let why) = report.content { reason = why.rawValue }
+            var lines = [
+                "\(format.string(from: report.timestamp))  \(reporter) reported \(author): \(reason)"
+            ]
+            if let quote = report.quote { lines.append("  > \(quote.content.text)") }
+            if !report.text.isEmpty { lines.append("  \(report.text)") }
+            return lines
+        }
     }
 
     private mutating func closeGroupInfo(_ groupId: Int64) {

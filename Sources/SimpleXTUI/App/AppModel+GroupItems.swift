@@ -2,7 +2,8 @@ import Foundation
 import SimpleXChat
 
 /// The item cursor in a group chat: ↑↓ move, `e` edits and `D` deletes the user's own message
-/// (for every member, confirmed), `c` copies, `i` shows the item's info.
+/// (for every member, confirmed), `D` on a member's message moderates it where the user's role
+/// allows (confirmed), `c` copies, `i` shows the item's info.
 extension AppModel {
     mutating func handleGroupMessagesKey(_ key: KeyInput, _ group: GroupChatState) -> [AppEffect] {
         guard let item = group.cursorItem else {
@@ -29,6 +30,14 @@ extension AppModel {
                     question:
                         "Delete this message for every member of #\(group.group.localDisplayName)? y / n",
                     effects: [.deleteGroupItem(groupId: group.group.groupId, item: item)]))
+        case .character("D") where group.group.mayModerate(item):
+            // Moderate: a member's message deleted for everyone, by a moderator or higher.
+            let author = item.member?.localDisplayName ?? ""
+            overlays.append(
+                .confirm(
+                    question:
+                        "Moderate: delete \(author)'s message for every member of #\(group.group.localDisplayName)? y / n",
+                    effects: [.moderateGroupItem(groupId: group.group.groupId, item: item)]))
         case .character("e"), .character("D"):
             status = ("only your own messages can be edited or deleted for everyone", true)
         case .character("c"):
@@ -54,6 +63,24 @@ extension AppModel {
         if item.forwarded { lines.append("Forwarded by an admin (not from the member directly)") }
         if item.edited { lines.append("Edited") }
         if item.deleted { lines.append("Deleted by its sender") }
+        switch item.moderation {
+        case .marked(let by), .removed(let by):
+            lines.append("Moderated by \(by?.localDisplayName ?? "you")")
+        case .blocked: lines.append("Its sender is blocked by an admin")
+        case nil: break
+        }
         return lines
+    }
+
+    /// The keys that work on `item` under the cursor, as the line below the messages lists them:
+    /// "D moderate" only where the user's role allows it.
+    static func groupItemActions(_ item: GroupChatItem, in group: ChatGroup) -> String {
+        var actions: [String] = []
+        if item.member == nil && !item.deleted && !item.isError {
+            actions += ["e edit", "D delete for everyone"]
+        } else if group.mayModerate(item) {
+            actions.append("D moderate")
+        }
+        return (actions + ["c copy", "i info", "Esc back"]).joined(separator: " · ")
     }
 }

@@ -53,6 +53,8 @@ public enum AppEvent: Sendable {
     case groupCreated(ChatGroup)
     /// A group's members, for its info screen.
     case groupMembers(ChatGroup, [GroupMember])
+    /// A group's reports, for a moderator's reports view.
+    case groupReports(ChatGroup, [GroupChatItem])
     /// The user left or deleted a group here.
     case groupLeft(ChatGroup)
     case groupDeleted(groupId: Int64)
@@ -127,6 +129,11 @@ public enum AppEffect: Equatable, Sendable {
     /// The user's own group message changed, or deleted for every member.
     case editGroupItem(groupId: Int64, item: GroupChatItem, text: String)
     case deleteGroupItem(groupId: Int64, item: GroupChatItem)
+    /// Moderation: a member's message deleted for everyone; a member blocked for all or unblocked;
+    /// the group's reports (for moderators).
+    case moderateGroupItem(groupId: Int64, item: GroupChatItem)
+    case blockMember(groupId: Int64, memberName: String, blocked: Bool)
+    case loadGroupReports(groupId: Int64)
 }
 
 /// Which part of the screen takes the keys.

@@ -26,10 +26,18 @@ extension AppView {
         lines += group.lines(width: width, height: chatHeight, settings: settings, now: state.now).map {
             $0.truncated(to: width)
         }
-        lines.append(
-            StyledLine(
-                String(repeating: "─", count: width),
-                Style(foreground: state.focus == .compose ? theme.accent : theme.secondary)))
+        if state.focus == .messages, let item = group.cursorItem {
+            // The item's actions, on the rule below the messages.
+            let actions = " " + AppModel.groupItemActions(item, in: group.group) + " "
+            let rule = String(repeating: "─", count: max(0, width - actions.count - 2))
+            lines.append(
+                StyledLine("──" + actions + rule, Style(foreground: theme.secondary)).truncated(to: width))
+        } else {
+            lines.append(
+                StyledLine(
+                    String(repeating: "─", count: width),
+                    Style(foreground: state.focus == .compose ? theme.accent : theme.secondary)))
+        }
         if let banner { lines.append(banner) }
         let composeTop = lines.count
         lines += composed.lines

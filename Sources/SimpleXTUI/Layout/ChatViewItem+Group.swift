@@ -25,7 +25,16 @@ extension ChatViewItem {
         self.init(
             id: item.itemId, timestamp: item.timestamp, sender: sender, content: content,
             forwarded: item.forwarded,
-            edited: item.edited, deletion: item.deleted ? .markedDeleted : nil)
+            edited: item.edited, deletion: Self.deletion(item))
+    }
+
+    /// How a hidden group item shows: deleted by its sender, by a moderator, or muted as blocked.
+    static func deletion(_ item: GroupChatItem) -> Deletion? {
+        switch item.moderation {
+        case .marked(let by), .removed(let by): return .moderated(by: by?.localDisplayName ?? "you")
+        case .blocked: return .blockedByAdmin
+        case nil: return item.deleted ? .markedDeleted : nil
+        }
     }
 }
 

@@ -129,6 +129,10 @@ public struct ChatViewItem: Equatable, Sendable {
     /// An item deleted for everyone (`message deleted`) or marked deleted (`[marked deleted]`).
     public enum Deletion: Equatable, Sendable {
         case deleted, markedDeleted
+        /// A group moderator deleted it for everyone (`by` "you" for the user).
+        case moderated(by: String)
+        /// Its sender is blocked for all in the group.
+        case blockedByAdmin
     }
 
     /// A call's outcome (iOS CICallItemView).

@@ -30,7 +30,14 @@ struct ContentLayout {
 
     func parts(_ item: ChatViewItem, width: Int, metaWidth: Int) -> [ContentPart] {
         if let deletion = item.deletion {
-            return [card(deletion == .deleted ? "message deleted" : "[marked deleted]", width: width)]
+            let text =
+                switch deletion {
+                case .deleted: "message deleted"
+                case .markedDeleted: "[marked deleted]"
+                case .moderated(let by): "[marked deleted by \(by)]"
+                case .blockedByAdmin: "blocked by admin"
+                }
+            return [card(text, width: width)]
         }
         switch item.content {
         case .invalid: return [card("invalid data", width: width)]

@@ -173,7 +173,9 @@ public struct ChatListView: Sendable {
             if entry.isGroupInvitation { return "invited: Enter to join" }
             guard showPreviews, let item = entry.groupLastItem else { return "" }
             let sender = item.member.map { $0.localDisplayName + ": " } ?? "you: "
-            return item.deleted ? sender + "message deleted" : sender + Markdown.hidingSecrets(item.text).split(whereSeparator: \.isNewline).joined(separator: " ")
+            if item.moderation == .blocked { return sender + "blocked by admin" }
+            if case .report = item.content, item.moderation == nil { return sender + item.content.displayText }
+            return item.deleted || item.moderation != nil ? sender + "message deleted" : sender + Markdown.hidingSecrets(item.text).split(whereSeparator: \.isNewline).joined(separator: " ")
         case .contact(let contact):
             if !contact.ready { return "connecting…" }
             guard showPreviews, let item = entry.lastItem else { return "" }

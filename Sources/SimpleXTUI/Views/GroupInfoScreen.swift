@@ -2,28 +2,55 @@ import Foundation
 import SimpleXChat
 
 /// Alt+I in a group: its members with their roles and status, and leaving or deleting the
-/// group (both confirmed).
-public struct GroupInfoScreen: Sendable {
+/// group (both confirmed); for moderators, blocking the chosen member for all and the reports.
+public struct GroupInfoScreen: Sendable, Equatable {
     public var group: ChatGroup
     /// The members other than the user, as the core lists them.
     public var members: [GroupMember]
+    /// The member ↑↓ choose (an index of `members`), for blocking.
+    public var selected = 0
 
     public init(group: ChatGroup, members: [GroupMember]) {
         self.group = group
         self.members = members
     }
 
+    var selectedMember: GroupMember? { members.indices.contains(selected) ? members[selected] : nil }
+
     /// What a key does: nil keeps the screen; a question with the effect a yes runs.
     public enum Outcome: Equatable, Sendable {
         case none
         case close
         case confirm(question: String, effect: AppEffect)
+        /// The screen changed (another member chosen).
+        case update(GroupInfoScreen)
+        /// An effect at once (loading the reports).
+        case run(AppEffect)
     }
 
     public func handle(_ key: KeyInput) -> Outcome {
         let name = "#" + group.localDisplayName
         switch key {
         case .key(.escape, _): return .close
+        case .key(.up, _), .character("k"):
+            var moved = self
+            moved.selected = max(0, selected - 1)
+            return .update(moved)
+        case .key(.down, _), .character("j"):
+            var moved = self
+            moved.selected = min(max(0, members.count - 1), selected + 1)
+            return .update(moved)
+        case .character("b"):
+            guard let member = selectedMember, group.mayBlock(member) else { return .none }
+            let block = !member.blockedByAdmin
+            return .confirm(
+                question: block
+                    ? "Block \(member.localDisplayName) for all? Their messages are hidden from every member. y / n"
+                    : "Unblock \(member.localDisplayName) for all? y / n",
+                effect: .blockMember(
+                    groupId: group.groupId, memberName: member.localDisplayName, blocked: block))
+        case .character("r") where group.membership.role >= .moderator:
+            return .run(.loadGroupReports(groupId: group.groupId))
         case .character("l") where group.membership.status.isCurrent:
             return .confirm(
                 question: "Leave \(name)? You stop receiving its messages. y / n",
@@ -45,6 +72,7 @@ public struct GroupInfoScreen: Sendable {
             of: "_", with: " ")
         return
             "  \(isUser ? "you (\(member.localDisplayName))" : member.nameWithFullName) · \(member.role.rawValue) · \(status)"
+            + (member.blockedByAdmin ? " · blocked by admin" : "")
     }
 
     public func lines(width: Int, height: Int) -> [StyledLine] {
@@ -56,14 +84,27 @@ public struct GroupInfoScreen: Sendable {
         let current = members.filter(\.status.isCurrent).count + 1
         lines.append(StyledLine(" \(current) member\(current == 1 ? "" : "s")", secondary))
         lines.append(StyledLine(Self.memberLine(group.membership, isUser: true)).truncated(to: width))
-        for member in members { lines.append(StyledLine(Self.memberLine(member)).truncated(to: width)) }
+        let moderator = group.membership.role >= .moderator && group.membership.status.isCurrent
+        for (index, member) in members.enumerated() {
+            var line = Self.memberLine(member)
+            if moderator, index == selected { line = "›" + line.dropFirst() }
+            lines.append(StyledLine(line).truncated(to: width))
+        }
         lines.append(StyledLine())
-        if group.membership.status.isCurrent { lines.append(StyledLine(" l  Leave group")) }
-        lines.append(StyledLine(" x  Delete group"))
+        var actions: [String] = []
+        if let member = selectedMember, moderator, group.mayBlock(member) {
+            actions.append(
+                " b  \(member.blockedByAdmin ? "Unblock" : "Block") \(member.localDisplayName) for all (↑↓ choose)"
+            )
+        }
+        if moderator { actions.append(" r  Reports") }
+        if group.membership.status.isCurrent { actions.append(" l  Leave group") }
+        actions.append(" x  Delete group")
+        lines += actions.map { StyledLine($0).truncated(to: width) }
         lines.append(StyledLine(" Esc back", secondary))
         // The actions stay on screen: members beyond the room are cut from the middle.
         guard lines.count > height else { return lines }
-        let tail = group.membership.status.isCurrent ? 4 : 3
+        let tail = actions.count + 1
         return Array(lines.prefix(max(1, height - tail))) + lines.suffix(tail)
     }
 }

@@ -7,7 +7,7 @@ enum HelpScreen {
             ("Tab", "chat list ⇄ compose"), ("Ctrl+K", "go to a chat by name"), ("Alt+1…9", "open the n-th chat"),
             ("Ctrl+N", "new one-time invitation link"), ("Ctrl+O", "connect via a link"), ("Alt+A", "your SimpleX address"), ("Alt+G", "new group: its name, then the contacts to invite"),
             ("Alt+U", "unread chats only"),
-            ("Ctrl+S", "settings: notifications, relays, privacy, appearance, profile"), ("Alt+I", "the contact's info: alias, mute, receipts, layout, clear, delete; in a group its members, leave, delete"), ("Ctrl+Z", "suspend"), ("Ctrl+Q", "quit"),
+            ("Ctrl+S", "settings: notifications, relays, privacy, appearance, profile"), ("Alt+I", "the contact's info: alias, mute, receipts, layout, clear, delete; in a group its members, leave, delete; for moderators b blocks the chosen member for all, r the reports"), ("Ctrl+Z", "suspend"), ("Ctrl+Q", "quit"),
         ]),
         ("Chat list", [("↑ ↓ PgUp PgDn", "choose"), ("Ctrl+F", "search all chats"), ("Enter", "open (a request: accept or reject)"), ("letters", "filter by name"), ("Esc", "clear the filter"), (",", "settings")]),
         ("Compose", [
@@ -17,7 +17,7 @@ enum HelpScreen {
         ]),
         ("Messages", [
             ("↑ ↓ j k, a click", "move"), ("Enter, a second or right click", "actions menu"), ("r", "reply"), ("e", "edit (yours)"), ("+", "react"), ("c", "copy"),
-            ("f", "forward"), ("d / D", "delete for me / everyone"), ("i", "info"), ("v", "select (Space toggles)"),
+            ("f", "forward"), ("d / D", "delete for me / everyone (D on a member's message: moderate, where your role allows)"), ("i", "info"), ("v", "select (Space toggles)"),
             ("s", "save or receive the file"), ("o", "open the link"), ("h", "reveal a secret"), ("n N", "next / previous search result"),
             ("Esc", "back to compose"),
         ]),

@@ -65,6 +65,12 @@ public enum CLICommand: Equatable, Sendable {
     case removeMember(group: String, member: String)
     /// `/tail #team [n]`: the group's last messages.
     case tailGroup(String, count: Int)
+    /// `\\ #team @cath text`: delete a member's message for everyone, as a moderator.
+    case moderateGroup(String, member: String, text: String)
+    /// `/block for all #team cath`, `/unblock for all #team cath`.
+    case blockForAll(group: String, member: String, blocked: Bool)
+    /// `/report #team [@cath] spam text`: report a member's message to the moderators.
+    case reportGroup(String, member: String?, reason: ReportReason, text: String)
     case help
     case quit
 
@@ -86,6 +92,7 @@ public enum CLICommand: Equatable, Sendable {
         if text.hasPrefix("\\ #") {
             let (name, rest) = try groupAndRest(String(text.dropFirst(2)))
             guard !rest.isEmpty else { throw CLIParseError("usage: \\ #group text") }
+            if rest.hasPrefix("@") { return try moderation(group: name, rest: rest) }
             return .deleteGroup(name, text: rest)
         }
         if text.hasPrefix("#") {
@@ -248,6 +255,9 @@ public enum CLICommand: Equatable, Sendable {
                 throw CLIParseError("unknown role \(parts[2]): observer, author, member, moderator, admin or owner")
             }
             return .changeRole(group: try groupName(parts[0], "/mr <group> <member> <role>"), member: parts[1], role: role)
+        case "/block" where argument.hasPrefix("for all "): return try blockForAll(argument, blocked: true)
+        case "/unblock" where argument.hasPrefix("for all "): return try blockForAll(argument, blocked: false)
+        case "/report": return try report(argument)
         case "/help", "/h": return .help
         case "/q", "/quit": return .quit
         default: throw CLIParseError("unknown command \(words[0]): type /help")
@@ -355,6 +365,9 @@ public enum CLICommand: Equatable, Sendable {
         /l <group>              leave the group
         /d #<group>             delete the group (for everyone when you own it)
         /ms <group>             the group's members, with roles and status
+        \\ #<group> @<name> text  delete a member's message for everyone (moderators)
+        /block for all #<group> <name>    block a member for everyone (moderators); /unblock for all
+        /report #<group> [@<name>] <reason> text  report a member's message to the moderators
         /smp <smp://...> ...    set your relays (used for new connections)
         /set receipts contacts on|off   send delivery receipts to contacts (new messages only)
         /receipts @<name> on|off|default  delivery receipts to one contact

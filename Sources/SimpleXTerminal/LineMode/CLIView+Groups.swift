@@ -36,6 +36,10 @@ extension CLIView {
         case .memberRemoved(let group, let by, let member):
             let whom = member.category == .user ? "you" : member.localDisplayName
             return ["#\(group.localDisplayName): \(by.localDisplayName) removed \(whom) from the group"]
+        case .memberBlocked(let group, let by, let member, let blocked):
+            return [
+                "#\(group.localDisplayName): \(by.localDisplayName) \(blocked ? "blocked" : "unblocked") \(member.localDisplayName)"
+            ]
         case .newItem(let group, let item), .itemUpdated(let group, let item),
             .itemDeleted(let group, let item):
             return groupItem(item, group: group)
@@ -50,15 +54,36 @@ extension CLIView {
             return ["#\(name): error from \(item.member?.localDisplayName ?? "you"): \(item.text)"]
         }
         let sender = item.member.map { " \($0.localDisplayName)>" } ?? ""
+        if let quote = item.quote { return reportLines(item, quote: quote, group: group) }
         var text = item.text
         if item.edited { text = "[edited] " + text }
         if item.deleted { text = "[marked deleted] " + text }
+        switch item.moderation {
+        case .marked(let by): text = "[marked deleted by \(by?.localDisplayName ?? "you")] " + text
+        case .removed(let by): text = "[moderated by \(by?.localDisplayName ?? "you")]"
+        case .blocked: text += " [blocked by admin] <muted>"
+        case nil: break
+        }
         return ["\(time(item.timestamp)) #\(name)\(sender) \(text)" + (item.forwarded ? " [>>]" : "")]
+    }
+
+    /// A report as SimpleX's CLI prints a reply: `#team bob> > cath text`, then the report indented.
+    func reportLines(_ item: GroupChatItem, quote: GroupItemQuote, group: ChatGroup) -> [String] {
+        let sender = item.member.map { " \($0.localDisplayName)>" } ?? ""
+        let author = quote.member?.localDisplayName ?? "you"
+        return [
+            "\(time(item.timestamp)) #\(group.localDisplayName)\(sender) > \(author) \(quote.content.text)"
+                + (item.forwarded ? " [>>]" : ""),
+            "      \(item.content.displayText)",
+        ]
     }
 
     /// A group's last item as `/chats` shows it: `bob> hi`, `you: hi`.
     func groupPreviewText(_ item: GroupChatItem) -> String {
-        let text = item.deleted ? "[marked deleted]" : item.text
+        let text =
+            item.deleted || item.moderation != nil && item.moderation != .blocked
+            ? "[marked deleted]"
+            : item.moderation == .blocked ? "[blocked by admin]" : item.content.displayText
         return (item.member.map { "\($0.localDisplayName)> " } ?? "you: ") + text
     }
 
@@ -74,6 +99,7 @@ extension CLIView {
                 }
             return
                 "\(member.nameWithFullName): \(member.role.rawValue), \(category)\(Self.statusText(member.status))"
+                + (member.blockedByAdmin ? ", blocked by admin" : "")
         }
     }
 

@@ -45,6 +45,26 @@ extension LineMode {
         case .removeMember(let group, let member):
             let removed = try await chat.removeMember(group, member: member)
             output("#\(group): you removed \(removed.localDisplayName) from the group")
+        case .moderateGroup(let name, let member, let text):
+            let item = try await chat.findMemberItem(in: name, member: member, textPrefix: text)
+            let moderated = try await chat.moderateGroupItem(name, item)
+            if case .removed = moderated.moderation {
+                output("message deleted by you")
+            } else {
+                output("message marked deleted by you")
+            }
+        case .blockForAll(let group, let member, let blocked):
+            let changed = try await chat.blockMemberForAll(group, member: member, blocked: blocked)
+            output("#\(group): you \(blocked ? "blocked" : "unblocked") \(changed.localDisplayName)")
+        case .reportGroup(let name, let member, let reason, let text):
+            let item =
+                if let member {
+                    try await chat.findMemberItem(in: name, member: member, textPrefix: text)
+                } else {
+                    try await chat.findGroupItem(in: name, sentByUser: false, textPrefix: text)
+                }
+            let report = try await chat.reportGroupItem(name, item, reason: reason)
+            view.groupItem(report, group: try await chat.group(named: name)).forEach(output)
         default:
             break
         }

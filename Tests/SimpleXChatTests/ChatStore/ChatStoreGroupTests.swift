@@ -79,8 +79,14 @@ import Testing
         #expect(try store.unconnectedIntroduced(cath) == [bob.groupMemberId])
         try store.setIntroStatus(re: bob, to: cath, .fwd)
         #expect(try store.introStatus(re: bob, to: cath) == .fwd)
+        // cath connected to bob: her messages go to him directly; his are still forwarded to her
+        // until he says so too.
         try store.setIntroConnected(cath, bob)
+        #expect(try store.unconnectedIntroduced(cath).isEmpty)
+        #expect(try store.unconnectedIntroduced(bob) == [cath.groupMemberId])
+        try store.setIntroConnected(bob, cath)
         #expect(try store.unconnectedIntroduced(bob).isEmpty)
+        #expect(try store.introStatus(re: bob, to: cath) == .con)
     }
 
     @Test func groupItemsKeepTheirSenderAndAreFoundByTheSharedId() throws {
