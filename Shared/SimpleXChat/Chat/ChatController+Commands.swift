@@ -25,6 +25,7 @@ extension ChatController {
             let id = try await agent.joinConnection(
                 link, connInfo: contactInfo(request: link.isContactAddress))
             try store.insertPendingConnection(user, agentConnectionID: id)
+            try recordGroupLinkJoin(link, connection: id)
         } catch let error as ChatError {
             throw error
         } catch {

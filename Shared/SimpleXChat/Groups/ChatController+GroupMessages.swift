@@ -21,6 +21,9 @@ extension ChatController {
             guard sender.role >= .author else {
                 return refuse(group, sender, "an observer cannot send messages")
             }
+            if let problem = featureProblem(of: container, from: sender, in: group) {
+                return refuse(group, sender, problem)
+            }
             if let msgId = message.msgId,
                 try store.hasGroupItem(groupId: group.groupId, member: sender, sharedMsgId: msgId)
             {
@@ -107,6 +110,14 @@ extension ChatController {
             try memberRoleChanged(memberId, to: role, by: sender, in: group)
         case .memDel(let memberId, _):
             try memberRemoved(memberId, by: sender, in: group)
+        case .linkMem(let profile):
+            try linkMemberProfile(profile, from: sender, in: group)
+        case .info, .prefs:
+            if try groupProfileEvent(event, from: sender, in: group), forwardedBy == nil {
+                try await forward(ChatMessage(event: .group(event)), from: sender, in: group)
+            }
+        case .directInv(let connReq, let content, _):
+            try await memberContactInvitation(connReq, content: content, from: sender, in: group)
         default:
             // Roles, removal, leaving, profile changes, links and direct chats come later (issue 24).
             let item = try store.insertGroupItem(
@@ -185,7 +196,7 @@ extension ChatController {
         }
         // The author's messages and edits are in order at the author's items, whatever way they came.
         switch forward.msg.event {
-        case .msgNew, .msgUpdate, .msgDel: break
+        case .msgNew, .msgUpdate, .msgDel, .group(.info), .group(.prefs): break
         default: return  // Only messages, their edits and deletions are forwarded in this slice.
         }
         try await applyGroup(forward.msg, from: author, in: group, forwardedBy: admin)
@@ -193,7 +204,7 @@ extension ChatController {
 
     /// (Admin) `message` from `sender` to the members it introduced to or with `sender` who are
     /// not connected to it yet (`x.grp.msg.forward`).
-    private func forward(_ message: ChatMessage, from sender: GroupMember, in group: ChatGroup)
+    func forward(_ message: ChatMessage, from sender: GroupMember, in group: ChatGroup)
         async throws(ChatError)
     {
         guard group.membership.role >= .admin else { return }

@@ -17,6 +17,7 @@ extension GroupChatEvent {
         case .groupDeleted: "groupDeleted"
         case .itemUpdated: "chatItemUpdated"
         case .itemDeleted: "chatItemsDeleted"
+        case .change(_, let change): change.eventType
         }
     }
 
@@ -55,6 +56,10 @@ extension GroupChatEvent {
             return [
                 "chatItem": ["chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json]
             ]
+        case .change(let group, let change):
+            var members = change.members
+            members["groupInfo"] = group.json
+            return members
         case .itemDeleted(let group, let item):
             let chatItem: JSON = [
                 "chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json,

@@ -113,4 +113,6 @@ public enum GroupChatEvent: Equatable, Sendable {
     case itemUpdated(ChatGroup, GroupChatItem)
     /// A member deleted an item for everyone (`x.msg.del`).
     case itemDeleted(ChatGroup, GroupChatItem)
+    /// Group links, profile and preferences, direct chats between members.
+    case change(ChatGroup, GroupChange)
 }

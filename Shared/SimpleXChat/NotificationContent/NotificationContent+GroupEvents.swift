@@ -22,7 +22,7 @@ extension NotificationContent.Source {
                 chat: NotificationChat(kind: .direct(contact: NotificationName(from)), chatId: "#\(group.groupId)"),
                 item: .received(NotificationItem.ReceivedItem(content: .groupInvitation(groupName: group.localDisplayName))))
         case .userJoined, .memberJoined, .memberAdded, .memberConnected, .memberLeft, .memberRole, .memberRemoved,
-            .groupDeleted, .itemUpdated, .itemDeleted:
+            .groupDeleted, .itemUpdated, .itemDeleted, .change:
             return nil
         }
     }

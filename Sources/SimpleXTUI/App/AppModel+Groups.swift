@@ -53,7 +53,8 @@ extension AppModel {
         case .invitation(let group, _, _), .userJoined(let group), .memberJoined(let group, _),
             .memberAdded(let group, _, _), .memberConnected(let group, _, _), .newItem(let group, _),
             .memberLeft(let group, _), .memberRole(let group, _, _, _, _), .memberRemoved(let group, _, _),
-            .groupDeleted(let group, _), .itemUpdated(let group, _), .itemDeleted(let group, _):
+            .groupDeleted(let group, _), .itemUpdated(let group, _), .itemDeleted(let group, _),
+            .change(let group, _):
             group.groupId
         }
     }
