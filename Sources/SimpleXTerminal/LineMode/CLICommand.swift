@@ -65,6 +65,8 @@ public enum CLICommand: Equatable, Sendable {
     case removeMember(group: String, member: String)
     /// `/tail #team [n]`: the group's last messages.
     case tailGroup(String, count: Int)
+    /// Group links, profile, preferences, member contacts (`CLICommand+GroupAdmin.swift`).
+    case groupAdmin(GroupAdminCommand)
     case help
     case quit
 
@@ -93,6 +95,7 @@ public enum CLICommand: Equatable, Sendable {
             guard !rest.isEmpty else { throw CLIParseError("nothing to send to #\(name)") }
             return .sendGroup(name, text: rest)
         }
+        if text.hasPrefix("@#") { return .groupAdmin(try GroupAdminCommand.parseMemberMessage(text)) }
         if text.hasPrefix(">@") { return try reply(String(text.dropFirst())) }
         if text.hasPrefix("! @") { return try edit(String(text.dropFirst(2))) }
         if text.hasPrefix("\\ @") {
@@ -121,6 +124,7 @@ public enum CLICommand: Equatable, Sendable {
     private static func slashCommand(_ text: String) throws(CLIParseError) -> CLICommand {
         let words = text.split(separator: " ", maxSplits: 1).map(String.init)
         let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+        if let command = try GroupAdminCommand.parse(words[0], argument) { return .groupAdmin(command) }
         switch words[0] {
         case "/c", "/connect": return argument.isEmpty ? .createInvitation : .connect(link: argument)
         case "/ad", "/address": return .address
@@ -235,7 +239,6 @@ public enum CLICommand: Equatable, Sendable {
             return .addMember(group: group, contact: contact, role: role)
         case "/j", "/join": return .joinGroup(try groupName(argument, "/j <group>"))
         case "/ms", "/members": return .groupMembers(try groupName(argument, "/ms <group>"))
-        case "/create" where argument.hasPrefix("link #"): throw noGroups
         case "/l", "/leave": return .leaveGroup(try groupName(argument, "/l <group>"))
         case "/rm", "/remove":
             let parts = argument.split(separator: " ").map(String.init)
@@ -355,6 +358,11 @@ public enum CLICommand: Equatable, Sendable {
         /l <group>              leave the group
         /d #<group>             delete the group (for everyone when you own it)
         /ms <group>             the group's members, with roles and status
+        /create link #<group> [observer|member]  a link anyone can join the group by (/show link, /delete link)
+        /gp <group> <name> [full name]  change the group's name (owners; /gp <group> shows its profile)
+        /set welcome #<group> <text>  the message each new member is sent (/delete welcome #<group>)
+        /set files|direct|delete|reactions|voice|history #<group> on|off [role]  the group's preferences
+        @#<group> <member> <text>  a message to a member, in a direct chat made for it
         /smp <smp://...> ...    set your relays (used for new connections)
         /set receipts contacts on|off   send delivery receipts to contacts (new messages only)
         /receipts @<name> on|off|default  delivery receipts to one contact
