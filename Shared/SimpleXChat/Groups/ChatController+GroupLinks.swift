@@ -50,6 +50,11 @@ extension ChatController {
         return link
     }
 
+    /// The group's link, or nil when it has none.
+    public func existingGroupLink(_ name: String) throws(ChatError) -> GroupLink? {
+        try store.groupLink(groupId: try store.group(named: name, user).groupId)
+    }
+
     /// Changes the role a member joining by the link gets (`/set link role #team observer`).
     public func setGroupLinkRole(_ name: String, _ role: GroupMemberRole) throws(ChatError) -> GroupLink {
         let group = try store.group(named: name, user)

@@ -12,6 +12,12 @@ extension AppModel {
         case .confirm(let question, let effect):
             overlays.append(.groupInfo(screen))
             overlays.append(.confirm(question: question, effects: [effect]))
+        case .effect(let effect):
+            overlays.append(.groupInfo(screen))
+            return [effect]
+        case .showQRCode(let link):
+            overlays.append(.groupInfo(screen))
+            overlays.append(.qrCode(link))
         }
         return []
     }
@@ -20,6 +26,13 @@ extension AppModel {
         switch event {
         case .groupMembers(let group, let members):
             overlays.append(.groupInfo(GroupInfoScreen(group: group, members: members)))
+        case .groupLink(let groupId, let link):
+            for (index, overlay) in overlays.enumerated() {
+                if case .groupInfo(var screen) = overlay, screen.group.groupId == groupId {
+                    screen.link = link
+                    overlays[index] = .groupInfo(screen)
+                }
+            }
         case .groupLeft(let group):
             closeGroupInfo(group.groupId)
             status = ("you left #\(group.localDisplayName)", false)

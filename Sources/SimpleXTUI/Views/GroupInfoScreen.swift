@@ -1,12 +1,14 @@
 import Foundation
 import SimpleXChat
 
-/// Alt+I in a group: its members with their roles and status, and leaving or deleting the
-/// group (both confirmed).
+/// Alt+I in a group: its members with their roles and status, its link (made here by an admin,
+/// shown as a QR code) and preferences, and leaving or deleting the group (both confirmed).
 public struct GroupInfoScreen: Sendable {
     public var group: ChatGroup
     /// The members other than the user, as the core lists them.
     public var members: [GroupMember]
+    /// The group's link, when it has one (loaded after the members).
+    public var link: String?
 
     public init(group: ChatGroup, members: [GroupMember]) {
         self.group = group
@@ -18,12 +20,22 @@ public struct GroupInfoScreen: Sendable {
         case none
         case close
         case confirm(question: String, effect: AppEffect)
+        case effect(AppEffect)
+        /// The link as a QR code, over this screen.
+        case showQRCode(String)
+    }
+
+    /// Whether the user may make the group's link (an admin of a group it is in).
+    var canCreateLink: Bool {
+        link == nil && group.membership.status.isCurrent && group.membership.role >= .admin
     }
 
     public func handle(_ key: KeyInput) -> Outcome {
         let name = "#" + group.localDisplayName
         switch key {
         case .key(.escape, _): return .close
+        case .character("k") where canCreateLink: return .effect(.createGroupLink(groupId: group.groupId))
+        case .character("q"): return link.map { .showQRCode($0) } ?? .none
         case .character("l") where group.membership.status.isCurrent:
             return .confirm(
                 question: "Leave \(name)? You stop receiving its messages. y / n",
@@ -58,12 +70,27 @@ public struct GroupInfoScreen: Sendable {
         lines.append(StyledLine(Self.memberLine(group.membership, isUser: true)).truncated(to: width))
         for member in members { lines.append(StyledLine(Self.memberLine(member)).truncated(to: width)) }
         lines.append(StyledLine())
-        if group.membership.status.isCurrent { lines.append(StyledLine(" l  Leave group")) }
-        lines.append(StyledLine(" x  Delete group"))
-        lines.append(StyledLine(" Esc back", secondary))
-        // The actions stay on screen: members beyond the room are cut from the middle.
-        guard lines.count > height else { return lines }
-        let tail = group.membership.status.isCurrent ? 4 : 3
-        return Array(lines.prefix(max(1, height - tail))) + lines.suffix(tail)
+        // What stays on screen however many members: the link and the actions, and the
+        // preferences above them while there is room for them and a few members.
+        var tail: [StyledLine] = []
+        if height >= GroupPreferences.Feature.allCases.count + 12 {
+            tail.append(StyledLine(" Preferences", secondary))
+            tail += GroupPreferences.Feature.allCases.map {
+                StyledLine("  " + group.preferences.text($0)).truncated(to: width)
+            }
+            tail.append(StyledLine())
+        }
+        if let link {
+            tail.append(StyledLine(" Group link: " + link).truncated(to: width))
+            tail.append(StyledLine(" q  Show the link's QR code"))
+        } else if canCreateLink {
+            tail.append(StyledLine(" k  Create group link"))
+        }
+        if group.membership.status.isCurrent { tail.append(StyledLine(" l  Leave group")) }
+        tail.append(StyledLine(" x  Delete group"))
+        tail.append(StyledLine(" Esc back", secondary))
+        // Members beyond the room are cut from the middle.
+        guard lines.count + tail.count > height else { return lines + tail }
+        return Array(lines.prefix(max(1, height - tail.count))) + tail
     }
 }
