@@ -75,6 +75,12 @@ struct GroupMeshEndToEndTests {
         try await Self.join(dan, by: link, host: alice, online: [bob, cath])
         try await dan.expectLine(#"\d\d:\d\d #team alice> before the link \[>>\]"#)
         try await dan.expectLine(#"\d\d:\d\d #team alice> Welcome to the team!"#)
+        // The same link again, or the host's own: refused, nothing sent.
+        dan.send("/c \(link)")
+        try await dan.expectLine(
+            "error: invalid command: group link: known group #team, use #team <message> to send messages")
+        alice.send("/c \(link)")
+        try await alice.expectLine("error: invalid command: group link: own link for group #team")
 
         // cath is away while eve joins by the link: eve's message reaches her forwarded by
         // alice, once, and then cath and eve connect directly.

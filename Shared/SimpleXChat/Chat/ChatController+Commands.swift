@@ -21,6 +21,7 @@ extension ChatController {
     public func connect(link text: String) async throws(ChatError) {
         let link: ConnectionLink
         do { link = try ConnectionLink(text) } catch { throw .invalidCommand("\(error)") }
+        try checkGroupLinkJoin(link)
         do {
             let id = try await agent.joinConnection(
                 link, connInfo: contactInfo(request: link.isContactAddress))

@@ -100,6 +100,21 @@ extension ChatController {
         return GroupLinkID(base64: id)
     }
 
+    /// (Joiner) before a request to `link`: refused when it is the user's own group's link, or
+    /// the link of a group the user is in already (SimpleX's connection plan).
+    func checkGroupLinkJoin(_ link: ConnectionLink) throws(ChatError) {
+        guard let linkId = Self.groupLinkId(in: link) else { return }
+        if let own = try store.groupLink(linkId: linkId) {
+            let name = try store.group(id: own.groupId).localDisplayName
+            throw .invalidCommand("group link: own link for group #\(name)")
+        }
+        if let group = try store.groupJoined(byLink: linkId, user) {
+            throw .invalidCommand(
+                "group link: known group #\(group.localDisplayName), use #\(group.localDisplayName) <message> to send messages"
+            )
+        }
+    }
+
     /// (Joiner) a request just sent to `link`: remembered, so the host's answer on `connection`
     /// is taken as a group's.
     func recordGroupLinkJoin(_ link: ConnectionLink, connection: String) throws(ChatError) {

@@ -46,10 +46,10 @@ extension ChatStore {
         try run("DELETE FROM group_links WHERE group_id = ?", [groupId])
     }
 
-    private static let groupLinkColumns =
+    static let groupLinkColumns =
         "SELECT group_id, agent_conn_id, conn_req_contact, link_id, member_role FROM group_links"
 
-    private func groupLink(_ row: Row) throws(ChatError) -> GroupLink {
+    func groupLink(_ row: Row) throws(ChatError) -> GroupLink {
         let roleText: String = try value(row, "member_role")
         guard let role = GroupMemberRole(rawValue: roleText) else {
             throw .store("group link with role \(roleText)")
@@ -115,6 +115,11 @@ extension ChatStore {
                 UPDATE connections SET conn_type = 'member', group_member_id = ?, updated_at = ?
                 WHERE agent_conn_id = ?
                 """, [host.groupMemberId, now(), agentConnectionID])
+            try run(
+                """
+                UPDATE groups SET via_group_link_id =
+                  (SELECT link_id FROM group_link_joins WHERE agent_conn_id = ?) WHERE group_id = ?
+                """, [agentConnectionID, group])
             try deleteGroupLinkJoin(agentConnectionID: agentConnectionID)
             return try self.group(id: group)
         }
@@ -170,5 +175,26 @@ extension ChatStore {
         try run(
             "UPDATE group_members SET contact_id = ?, updated_at = ? WHERE group_member_id = ?",
             [contactId, now(), member.groupMemberId])
+    }
+}
+
+extension ChatStore {
+    /// The user's group joined by the link with `linkId` that the user is still in, if any.
+    func groupJoined(byLink linkId: GroupLinkID, _ user: ChatUser) throws(ChatError) -> ChatGroup? {
+        for row in try rows(
+            "SELECT group_id FROM groups WHERE user_id = ? AND via_group_link_id = ?",
+            [user.userId, linkId.bytes])
+        {
+            let group = try group(id: try value(row, "group_id"))
+            if group.membership.status.isCurrent { return group }
+        }
+        return nil
+    }
+
+    /// The user's own group link with `linkId`, if it is one.
+    func groupLink(linkId: GroupLinkID) throws(ChatError) -> GroupLink? {
+        try row(Self.groupLinkColumns + " WHERE link_id = ?", [linkId.bytes]).map { row throws(ChatError) in
+            try groupLink(row)
+        }
     }
 }

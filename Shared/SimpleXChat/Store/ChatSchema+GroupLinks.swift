@@ -21,6 +21,9 @@ extension ChatSchema {
           created_at INTEGER NOT NULL
         );
 
+        -- Joiner side: the link a group was joined by, so the same link is not joined twice.
+        ALTER TABLE groups ADD COLUMN via_group_link_id BLOB;
+
         -- A member who joined by the group link: sent the host's profile (x.grp.link.mem) on connecting.
         ALTER TABLE group_members ADD COLUMN via_group_link INTEGER NOT NULL DEFAULT 0;
         """
