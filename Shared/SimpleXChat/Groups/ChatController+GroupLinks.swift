@@ -224,7 +224,8 @@ extension ChatController {
         switch (try? ChatMessage(decoding: peerInfo))?.event {
         case .group(.linkInv(let invitation)):
             guard !invitation.groupProfile.isPublicGroup else {
-                try store.deleteGroupLinkJoin(agentConnectionID: connection)
+                try store.dropGroupLinkJoin(agentConnectionID: connection)
+                // A relay that does not confirm is no reason to keep it: the agent's side is gone.
                 try? await agent.deleteConnection(connection)
                 emit(
                     .error(

@@ -91,6 +91,14 @@ extension ChatStore {
         try run("DELETE FROM group_link_joins WHERE agent_conn_id = ?", [agentConnectionID])
     }
 
+    /// A request to a group link that comes to nothing: its pending connection is forgotten too.
+    func dropGroupLinkJoin(agentConnectionID: String) throws(ChatError) {
+        try transaction { () throws(ChatError) in
+            try deleteGroupLinkJoin(agentConnectionID: agentConnectionID)
+            try run("DELETE FROM connections WHERE agent_conn_id = ?", [agentConnectionID])
+        }
+    }
+
     /// The group a host's `x.grp.link.inv` describes, the user in it (accepted) and the host as a
     /// member, whose connection is the one the request was made on.
     func createLinkJoinedGroup(_ user: ChatUser, _ invitation: GroupLinkInvitation, agentConnectionID: String)
