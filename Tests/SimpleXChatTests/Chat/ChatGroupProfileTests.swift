@@ -80,4 +80,36 @@ struct ChatGroupProfileTests {
         }
         for user in [team.alice, team.bob, team.cath] { await user.chat.stop() }
     }
+
+    /// One link per group, with the role it gives; an admin's only; gone when deleted, and its
+    /// client data says it is a group's.
+    @Test func aGroupHasOneLinkWhoseRoleTheAdminSets() async throws {
+        let relay = try await RelayProcess()
+        let directory = try TemporaryDirectory("chat-group-link")
+        let alice = try await ChatControllerReadingTests.user("alice", relay: relay, in: directory)
+        _ = try await alice.chat.createGroup(GroupProfile(displayName: "team", fullName: ""))
+        await #expect(
+            throws: ChatError.invalidCommand("a group link can make members observer or member, not admin")
+        ) { _ = try await alice.chat.createGroupLink("team", role: .admin) }
+        let link = try await alice.chat.createGroupLink("team")
+        #expect(link.memberRole == .member)
+        let parsed = try ConnectionLink(link.link)
+        #expect(ChatController.groupLinkId(in: parsed) == link.linkId)
+        await #expect(
+            throws: ChatError.invalidCommand(
+                "you already have link for this group, to show: /show link #team")
+        ) { _ = try await alice.chat.createGroupLink("team") }
+        #expect(try await alice.chat.setGroupLinkRole("team", .observer).memberRole == .observer)
+        #expect(try await alice.chat.groupLink("team").link == link.link)
+        // The user's own contact address is not the group's link, nor the other way round.
+        let address = try await alice.chat.createAddress()
+        #expect(address != link.link)
+        #expect(ChatController.groupLinkId(in: try ConnectionLink(address)) == nil)
+        try await alice.chat.deleteGroupLink("team")
+        await #expect(throws: ChatError.invalidCommand("no group link, to create: /create link #team")) {
+            _ = try await alice.chat.groupLink("team")
+        }
+        #expect(try await alice.chat.existingAddress() == address)
+        await alice.chat.stop()
+    }
 }
