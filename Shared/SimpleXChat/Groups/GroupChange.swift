@@ -14,7 +14,8 @@ public enum GroupChange: Equatable, Sendable {
 }
 
 extension GroupChange {
-    /// The SimpleX event type.
+    /// The event's type in the chat API's JSON: SimpleX's name where it has one for the event
+    /// (`acceptingGroupJoinRequestMember`, `groupUpdated`, `newMemberContactReceivedInv`).
     var eventType: String {
         switch self {
         case .acceptingLinkRequest: "acceptingGroupJoinRequestMember"
