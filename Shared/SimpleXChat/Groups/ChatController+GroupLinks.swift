@@ -194,9 +194,11 @@ extension ChatController {
             }
             return
         }
+        // The group's size as the joiner will find it, the joiner included (SimpleX's `groupSize`).
+        let size = try store.members(groupId: group.groupId).filter(\.status.isCurrent).count + 2
         let invitation = GroupLinkInvitation(
             fromMember: from, fromMemberName: user.profile.displayName, invitedMember: invited,
-            groupProfile: group.profile)
+            groupProfile: group.profile, groupSize: size)
         do {
             let connection = try await agent.acceptContact(
                 invitationID, connInfo: try encode(.group(.linkInv(invitation))))
