@@ -68,9 +68,7 @@ struct CLICommandTests {
             try CLICommand.parse("/set alias x")
         }
         // SimpleX CLI users' group commands not built yet get a plain answer, not "unknown".
-        for line in [
-            ">#team (hi) yes", "/create link #team",
-        ] {
+        for line in [">#team (hi) yes"] {
             #expect(throws: CLIParseError("this group command is not supported by this client yet")) {
                 try CLICommand.parse(line)
             }

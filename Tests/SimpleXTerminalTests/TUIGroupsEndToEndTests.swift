@@ -126,8 +126,16 @@ struct TUIGroupsEndToEndTests {
         try await bob.press("y")
         try await bob.waitFor("you left #team")
 
-        // alice, the owner, deletes the group for everyone; carol is told.
+        // alice, the owner, makes the group's link in its info (k) and shows it as a QR code (q);
+        // then she deletes the group for everyone; carol is told.
         try await alice.press("M-i")
+        let aliceInfo = try await alice.waitFor("k  Create group link")
+        #expect(aliceInfo.contains("Direct messages: on"), "\(aliceInfo)")
+        try await alice.press("k")
+        try await alice.waitFor("Group link: simplex:/contact#/?v=")
+        try await alice.press("q")
+        try await alice.waitFor("Scan it with SimpleX Chat on your phone")
+        try await alice.press("Escape")
         try await alice.waitFor("Delete group")
         try await alice.press("x")
         try await alice.waitFor("Delete #team for every member?")

@@ -21,10 +21,12 @@ extension ChatController {
     public func connect(link text: String) async throws(ChatError) {
         let link: ConnectionLink
         do { link = try ConnectionLink(text) } catch { throw .invalidCommand("\(error)") }
+        try checkGroupLinkJoin(link)
         do {
             let id = try await agent.joinConnection(
                 link, connInfo: contactInfo(request: link.isContactAddress))
             try store.insertPendingConnection(user, agentConnectionID: id)
+            try recordGroupLinkJoin(link, connection: id)
         } catch let error as ChatError {
             throw error
         } catch {

@@ -14,6 +14,7 @@ extension ChatController {
 
     private func handleEvent(_ event: AgentEvent) async throws(ChatError) {
         if try await handleGroupConnectionEvent(event) { return }
+        if try await handleGroupLinkEvent(event) { return }
         if try await handleFileEvent(event) { return }
         switch event {
         case .confirmation(let id, let peerInfo):

@@ -1,7 +1,7 @@
 /// What a chat message does (SimpleX `ChatMsgEvent`), named on the wire by `"event"`.
 ///
-/// Direct-chat and group events (`x.grp.*`, see `ChatMsgEvent+Groups.swift`) are modelled; calls,
-/// channel relays (`x.call.*`, `x.grp.relay.*`, `x.member`) and any event this build does not know
+/// Direct-chat and group events (every `x.grp.*`, see `GroupEvent`) are modelled; calls, channel
+/// subscribers (`x.call.*`, `x.member`) and any event this build does not know
 /// are `.unknown` with their params, kept and written back unchanged. `.fileChunk` is the one binary event: an inline file chunk, which travels as bytes,
 /// not JSON.
 public enum ChatMsgEvent: Hashable, Sendable {
@@ -76,7 +76,7 @@ public enum ChatMsgEvent: Hashable, Sendable {
     /// Events SimpleX defines that this build keeps as `.unknown` (calls, channel relays and
     /// channel subscribers, which this build does not implement).
     public static let simplexEventsKeptRaw: Set<String> = [
-        "x.member", "x.grp.relay.inv", "x.grp.relay.acpt", "x.grp.relay.test", "x.call.inv", "x.call.offer",
+        "x.member", "x.call.inv", "x.call.offer",
         "x.call.answer", "x.call.extra", "x.call.end",
     ]
 }

@@ -75,6 +75,7 @@ extension ChatController {
         switch member.category {
         case .invitee:
             emit(.group(.memberJoined(group, connected)))
+            try await sendLinkMemberProfile(to: connected)
             try await introduce(connected, in: group)
         case .host:
             try store.setMemberStatus(group.membership, .connected)
@@ -102,7 +103,8 @@ extension ChatController {
             let restrictions = other.blockedByAdmin ? MemberRestrictions(restriction: .blocked) : nil
             try await send(.group(.memIntro(other.info, restrictions: restrictions)), to: newMember)
         }
-        try await sendHistory(to: newMember, in: group)
+        if group.profile.preferences.isOn(.history) { try await sendHistory(to: newMember, in: group) }
+        try await sendWelcome(to: newMember, in: group)
     }
 
     /// (Host) the group's last messages to a new member, after its introductions, each forwarded

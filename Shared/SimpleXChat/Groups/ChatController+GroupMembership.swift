@@ -11,6 +11,7 @@ extension ChatController {
             throw .invalidCommand("you are not a member of #\(group.localDisplayName)")
         }
         try await sendToReadyMembers(.group(.leave), in: group)
+        try await dropGroupLink(of: group)
         try store.setMemberStatus(group.membership, .left)
         for member in try store.members(groupId: group.groupId) {
             try await dropConnection(of: member, waitDelivery: true)
@@ -30,6 +31,7 @@ extension ChatController {
             }
             try await sendToReadyMembers(.group(.del), in: group)
         }
+        try await dropGroupLink(of: group)
         for member in try store.members(groupId: group.groupId) {
             try await dropConnection(of: member, waitDelivery: true)
         }

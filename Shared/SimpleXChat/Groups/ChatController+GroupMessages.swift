@@ -21,6 +21,9 @@ extension ChatController {
             guard sender.role >= .author else {
                 return refuse(group, sender, "an observer cannot send messages")
             }
+            if let problem = featureProblem(of: container, from: sender, in: group) {
+                return refuse(group, sender, problem)
+            }
             if let msgId = message.msgId,
                 try store.hasGroupItem(groupId: group.groupId, member: sender, sharedMsgId: msgId)
             {
@@ -130,6 +133,14 @@ extension ChatController {
         case .inv:
             // An invitation comes from a contact over its own connection, never from a member.
             refuse(group, sender, "x.grp.inv from a group member, not over a contact's connection")
+        case .linkMem(let profile):
+            try linkMemberProfile(profile, from: sender, in: group)
+        case .info, .prefs:
+            if try groupProfileEvent(event, from: sender, in: group), forwardedBy == nil {
+                try await forward(ChatMessage(event: .group(event)), from: sender, in: group)
+            }
+        case .directInv(let connReq, let content, _):
+            try await memberContactInvitation(connReq, content: content, from: sender, in: group)
         default:
             // Roles, removal, leaving, profile changes, links and direct chats come later (issue 24).
             let item = try store.insertGroupItem(
@@ -208,15 +219,15 @@ extension ChatController {
         }
         // The author's messages and edits are in order at the author's items, whatever way they came.
         switch forward.msg.event {
-        case .msgNew, .msgUpdate, .msgDel, .group(.memRestrict): break
-        default: return  // Only messages, their edits and deletions, and blocks are forwarded in this slice.
+        case .msgNew, .msgUpdate, .msgDel, .group(.memRestrict), .group(.info), .group(.prefs): break
+        default: return  // Messages, edits, deletions, blocks, profile and preference changes only.
         }
         try await applyGroup(forward.msg, from: author, in: group, forwardedBy: admin)
     }
 
     /// (Admin) `message` from `sender` to the members it introduced to or with `sender` who are
     /// not connected to it yet (`x.grp.msg.forward`).
-    private func forward(
+    func forward(
         _ message: ChatMessage, from sender: GroupMember, in group: ChatGroup,
         except excluded: MemberID? = nil
     )

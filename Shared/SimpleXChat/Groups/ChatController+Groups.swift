@@ -7,6 +7,8 @@ extension ChatController {
     public func createGroup(_ profile: GroupProfile) throws(ChatError) -> ChatGroup {
         if let problem = Profile.displayNameProblem(profile.displayName) { throw .invalidCommand(problem) }
         var generator = SystemRandomNumberGenerator()
+        var profile = profile
+        if profile.groupPreferences == nil { profile.preferences = .newGroup }
         return try store.createGroup(user, profile: profile, memberId: Self.newMemberID(using: &generator))
     }
 

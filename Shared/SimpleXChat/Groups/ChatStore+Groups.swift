@@ -37,7 +37,7 @@ extension ChatStore {
         }
     }
 
-    private func insertGroup(_ user: ChatUser, profile: GroupProfile) throws(ChatError) -> Int64 {
+    func insertGroup(_ user: ChatUser, profile: GroupProfile) throws(ChatError) -> Int64 {
         let now = self.now()
         try run(
             """
@@ -58,7 +58,7 @@ extension ChatStore {
         return lastID
     }
 
-    private func insertMembership(
+    func insertMembership(
         _ user: ChatUser, groupId: Int64, memberId: MemberID, role: GroupMemberRole, status: GroupMemberStatus
     ) throws(ChatError) -> Int64 {
         let now = self.now()
@@ -73,10 +73,14 @@ extension ChatStore {
 
     /// A local group name not yet taken: `name`, else `name_1`, ...
     private func freeGroupName(_ user: ChatUser, _ name: String) throws(ChatError) -> String {
+        try freeGroupName(userId: user.userId, name)
+    }
+
+    func freeGroupName(userId: Int64, _ name: String) throws(ChatError) -> String {
         var candidate = name
         var suffix = 0
         while try row(
-            "SELECT 1 FROM groups WHERE user_id = ? AND local_display_name = ?", [user.userId, candidate])
+            "SELECT 1 FROM groups WHERE user_id = ? AND local_display_name = ?", [userId, candidate])
             != nil
         {
             suffix += 1

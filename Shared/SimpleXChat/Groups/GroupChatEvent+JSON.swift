@@ -18,6 +18,7 @@ extension GroupChatEvent {
         case .itemUpdated: "chatItemUpdated"
         case .itemDeleted: "chatItemsDeleted"
         case .memberBlocked: "memberBlockedForAll"
+        case .change(_, let change): change.eventType
         }
     }
 
@@ -61,6 +62,10 @@ extension GroupChatEvent {
                 "groupInfo": group.json, "byMember": by.json, "member": member.json,
                 "blocked": .bool(blocked),
             ]
+        case .change(let group, let change):
+            var members = change.members
+            members["groupInfo"] = group.json
+            return members
         case .itemDeleted(let group, let item):
             let chatItem: JSON = [
                 "chatInfo": ["type": "group", "groupInfo": group.json], "chatItem": item.json,

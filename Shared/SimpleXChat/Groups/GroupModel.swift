@@ -140,4 +140,6 @@ public enum GroupChatEvent: Equatable, Sendable {
     case itemDeleted(ChatGroup, GroupChatItem)
     /// `by` blocked `member` for all (`x.grp.mem.restrict`), or unblocked it.
     case memberBlocked(ChatGroup, by: GroupMember, GroupMember, blocked: Bool)
+    /// Group links, profile and preferences, direct chats between members.
+    case change(ChatGroup, GroupChange)
 }

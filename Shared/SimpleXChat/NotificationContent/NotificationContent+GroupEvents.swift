@@ -23,7 +23,7 @@ extension NotificationContent.Source {
                 chat: NotificationChat(kind: .direct(contact: NotificationName(from)), chatId: "#\(group.groupId)"),
                 item: .received(NotificationItem.ReceivedItem(content: .groupInvitation(groupName: group.localDisplayName))))
         case .userJoined, .memberJoined, .memberAdded, .memberConnected, .memberLeft, .memberRole, .memberRemoved,
-            .groupDeleted, .itemUpdated, .itemDeleted, .memberBlocked:
+            .groupDeleted, .itemUpdated, .itemDeleted, .memberBlocked, .change:
             return nil
         }
     }

@@ -24,6 +24,7 @@ public enum ChatSchema {
         Migration("20261208_groups", sql: groups),
         Migration("20261209_group_settings", sql: groupSettings),
         Migration("20261210_group_moderation", sql: groupModeration),
+        Migration("20261210_group_links", sql: groupLinks),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

@@ -37,6 +37,11 @@ extension AppEffects {
         case .loadGroupInfo(let groupId):
             let (group, members) = try await chat.members(of: try await group(groupId).localDisplayName)
             report(.groupMembers(group, members))
+            report(.groupLink(groupId: groupId, link: try await chat.existingGroupLink(group.localDisplayName)?.link))
+        case .createGroupLink(let groupId):
+            let link = try await chat.createGroupLink(try await group(groupId).localDisplayName)
+            report(.groupLink(groupId: groupId, link: link.link))
+            report(.notice("the group link is made: q shows its QR code"))
         case .leaveGroup(let groupId):
             report(.groupLeft(try await chat.leaveGroup(try await group(groupId).localDisplayName)))
             report(.chatList(await chatList()))

@@ -108,7 +108,7 @@ extension AppModel {
             return groupOpened(group, items)
         case .groupCreated(let group):
             return groupCreated(group)
-        case .groupMembers, .groupLeft, .groupDeleted, .groupReports:
+        case .groupMembers, .groupLink, .groupLeft, .groupDeleted, .groupReports:
             return applyGroupResult(event)
         case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
             return applySettingsResult(event)

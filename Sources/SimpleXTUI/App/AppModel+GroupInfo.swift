@@ -17,6 +17,9 @@ extension AppModel {
         case .confirm(let question, let effect):
             overlays.append(.groupInfo(screen))
             overlays.append(.confirm(question: question, effects: [effect]))
+        case .showQRCode(let link):
+            overlays.append(.groupInfo(screen))
+            overlays.append(.qrCode(link))
         }
         return []
     }
@@ -24,7 +27,7 @@ extension AppModel {
     mutating func applyGroupResult(_ event: AppEvent) -> [AppEffect] {
         switch event {
         case .groupMembers(let group, let members):
-            // Loaded again after a block: the screen keeps its place.
+            // Loaded again after a block: the screen keeps its place and the link it showed.
             var screen = GroupInfoScreen(group: group, members: members)
             if let open = overlays.lazy.compactMap({ overlay -> GroupInfoScreen? in
                 if case .groupInfo(let screen) = overlay, screen.group.groupId == group.groupId {
@@ -34,6 +37,7 @@ extension AppModel {
                 }
             }).first {
                 screen.selected = min(open.selected, max(0, members.count - 1))
+                screen.link = open.link
             }
             closeGroupInfo(group.groupId)
             overlays.append(.groupInfo(screen))
@@ -42,6 +46,13 @@ extension AppModel {
                 .info(
                     title: "Reports in #\(group.localDisplayName)", lines: Self.reportLines(reports),
                     scroll: 0))
+        case .groupLink(let groupId, let link):
+            for (index, overlay) in overlays.enumerated() {
+                if case .groupInfo(var screen) = overlay, screen.group.groupId == groupId {
+                    screen.link = link
+                    overlays[index] = .groupInfo(screen)
+                }
+            }
         case .groupLeft(let group):
             closeGroupInfo(group.groupId)
             status = ("you left #\(group.localDisplayName)", false)

@@ -54,7 +54,7 @@ extension AppModel {
             .memberAdded(let group, _, _), .memberConnected(let group, _, _), .newItem(let group, _),
             .memberLeft(let group, _), .memberRole(let group, _, _, _, _), .memberRemoved(let group, _, _),
             .groupDeleted(let group, _), .itemUpdated(let group, _), .itemDeleted(let group, _),
-            .memberBlocked(let group, _, _, _):
+            .memberBlocked(let group, _, _, _), .change(let group, _):
             group.groupId
         }
     }

@@ -55,6 +55,8 @@ public enum AppEvent: Sendable {
     case groupMembers(ChatGroup, [GroupMember])
     /// A group's reports, for a moderator's reports view.
     case groupReports(ChatGroup, [GroupChatItem])
+    /// A group's link (nil: it has none), for its info screen.
+    case groupLink(groupId: Int64, link: String?)
     /// The user left or deleted a group here.
     case groupLeft(ChatGroup)
     case groupDeleted(groupId: Int64)
@@ -124,6 +126,8 @@ public enum AppEffect: Equatable, Sendable {
     case inviteMembers(groupId: Int64, contacts: [String])
     /// Alt+I in a group: its members; leaving it; deleting it (for everyone, by its owner).
     case loadGroupInfo(groupId: Int64)
+    /// Makes the group's link (an admin, in its info screen).
+    case createGroupLink(groupId: Int64)
     case leaveGroup(groupId: Int64)
     case deleteGroup(groupId: Int64)
     /// The user's own group message changed, or deleted for every member.

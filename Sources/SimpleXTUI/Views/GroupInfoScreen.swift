@@ -1,14 +1,17 @@
 import Foundation
 import SimpleXChat
 
-/// Alt+I in a group: its members with their roles and status, and leaving or deleting the
-/// group (both confirmed); for moderators, blocking the chosen member for all and the reports.
+/// Alt+I in a group: its members with their roles and status, its link (made here by an admin,
+/// shown as a QR code) and preferences, and leaving or deleting the group (both confirmed); for
+/// moderators, blocking the chosen member for all and the reports.
 public struct GroupInfoScreen: Sendable, Equatable {
     public var group: ChatGroup
     /// The members other than the user, as the core lists them.
     public var members: [GroupMember]
     /// The member ↑↓ choose (an index of `members`), for blocking.
     public var selected = 0
+    /// The group's link, when it has one (loaded after the members).
+    public var link: String?
 
     public init(group: ChatGroup, members: [GroupMember]) {
         self.group = group
@@ -24,19 +27,26 @@ public struct GroupInfoScreen: Sendable, Equatable {
         case confirm(question: String, effect: AppEffect)
         /// The screen changed (another member chosen).
         case update(GroupInfoScreen)
-        /// An effect at once (loading the reports).
+        /// An effect at once (loading the reports, making the link).
         case run(AppEffect)
+        /// The link as a QR code, over this screen.
+        case showQRCode(String)
+    }
+
+    /// Whether the user may make the group's link (an admin of a group it is in).
+    var canCreateLink: Bool {
+        link == nil && group.membership.status.isCurrent && group.membership.role >= .admin
     }
 
     public func handle(_ key: KeyInput) -> Outcome {
         let name = "#" + group.localDisplayName
         switch key {
         case .key(.escape, _): return .close
-        case .key(.up, _), .character("k"):
+        case .key(.up, _):
             var moved = self
             moved.selected = max(0, selected - 1)
             return .update(moved)
-        case .key(.down, _), .character("j"):
+        case .key(.down, _):
             var moved = self
             moved.selected = min(max(0, members.count - 1), selected + 1)
             return .update(moved)
@@ -51,6 +61,8 @@ public struct GroupInfoScreen: Sendable, Equatable {
                     groupId: group.groupId, memberName: member.localDisplayName, blocked: block))
         case .character("r") where group.membership.role >= .moderator:
             return .run(.loadGroupReports(groupId: group.groupId))
+        case .character("k") where canCreateLink: return .run(.createGroupLink(groupId: group.groupId))
+        case .character("q"): return link.map { .showQRCode($0) } ?? .none
         case .character("l") where group.membership.status.isCurrent:
             return .confirm(
                 question: "Leave \(name)? You stop receiving its messages. y / n",
@@ -91,6 +103,22 @@ public struct GroupInfoScreen: Sendable, Equatable {
             lines.append(StyledLine(line).truncated(to: width))
         }
         lines.append(StyledLine())
+        // What stays on screen however many members: the link and the actions, and the
+        // preferences above them while there is room for them and a few members.
+        var tail: [StyledLine] = []
+        if height >= GroupPreferences.Feature.allCases.count + 12 {
+            tail.append(StyledLine(" Preferences", secondary))
+            tail += GroupPreferences.Feature.allCases.map {
+                StyledLine("  " + group.preferences.text($0)).truncated(to: width)
+            }
+            tail.append(StyledLine())
+        }
+        if let link {
+            tail.append(StyledLine(" Group link: " + link).truncated(to: width))
+            tail.append(StyledLine(" q  Show the link's QR code"))
+        } else if canCreateLink {
+            tail.append(StyledLine(" k  Create group link"))
+        }
         var actions: [String] = []
         if let member = selectedMember, moderator, group.mayBlock(member) {
             actions.append(
@@ -100,11 +128,10 @@ public struct GroupInfoScreen: Sendable, Equatable {
         if moderator { actions.append(" r  Reports") }
         if group.membership.status.isCurrent { actions.append(" l  Leave group") }
         actions.append(" x  Delete group")
-        lines += actions.map { StyledLine($0).truncated(to: width) }
-        lines.append(StyledLine(" Esc back", secondary))
-        // The actions stay on screen: members beyond the room are cut from the middle.
-        guard lines.count > height else { return lines }
-        let tail = actions.count + 1
-        return Array(lines.prefix(max(1, height - tail))) + lines.suffix(tail)
+        tail += actions.map { StyledLine($0).truncated(to: width) }
+        tail.append(StyledLine(" Esc back", secondary))
+        // Members beyond the room are cut from the middle.
+        guard lines.count + tail.count > height else { return lines + tail }
+        return Array(lines.prefix(max(1, height - tail.count))) + tail
     }
 }

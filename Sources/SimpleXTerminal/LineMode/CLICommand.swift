@@ -71,6 +71,8 @@ public enum CLICommand: Equatable, Sendable {
     case blockForAll(group: String, member: String, blocked: Bool)
     /// `/report #team [@cath] spam text`: report a member's message to the moderators.
     case reportGroup(String, member: String?, reason: ReportReason, text: String)
+    /// Group links, profile, preferences, member contacts (`CLICommand+GroupAdmin.swift`).
+    case groupAdmin(GroupAdminCommand)
     case help
     case quit
 
@@ -100,6 +102,7 @@ public enum CLICommand: Equatable, Sendable {
             guard !rest.isEmpty else { throw CLIParseError("nothing to send to #\(name)") }
             return .sendGroup(name, text: rest)
         }
+        if text.hasPrefix("@#") { return .groupAdmin(try GroupAdminCommand.parseMemberMessage(text)) }
         if text.hasPrefix(">@") { return try reply(String(text.dropFirst())) }
         if text.hasPrefix("! @") { return try edit(String(text.dropFirst(2))) }
         if text.hasPrefix("\\ @") {
@@ -128,6 +131,7 @@ public enum CLICommand: Equatable, Sendable {
     private static func slashCommand(_ text: String) throws(CLIParseError) -> CLICommand {
         let words = text.split(separator: " ", maxSplits: 1).map(String.init)
         let argument = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+        if let command = try GroupAdminCommand.parse(words[0], argument) { return .groupAdmin(command) }
         switch words[0] {
         case "/c", "/connect": return argument.isEmpty ? .createInvitation : .connect(link: argument)
         case "/ad", "/address": return .address
@@ -242,7 +246,6 @@ public enum CLICommand: Equatable, Sendable {
             return .addMember(group: group, contact: contact, role: role)
         case "/j", "/join": return .joinGroup(try groupName(argument, "/j <group>"))
         case "/ms", "/members": return .groupMembers(try groupName(argument, "/ms <group>"))
-        case "/create" where argument.hasPrefix("link #"): throw noGroups
         case "/l", "/leave": return .leaveGroup(try groupName(argument, "/l <group>"))
         case "/rm", "/remove":
             let parts = argument.split(separator: " ").map(String.init)
@@ -368,6 +371,11 @@ public enum CLICommand: Equatable, Sendable {
         \\ #<group> @<name> text  delete a member's message for everyone (moderators)
         /block for all #<group> <name>    block a member for everyone (moderators); /unblock for all
         /report #<group> [@<name>] <reason> text  report a member's message to the moderators
+        /create link #<group> [observer|member]  a link anyone can join the group by (/show link, /delete link)
+        /gp <group> <name> [full name]  change the group's name (owners; /gp <group> shows its profile)
+        /set welcome #<group> <text>  the message each new member is sent (/delete welcome #<group>)
+        /set files|direct|delete|reactions|voice|history #<group> on|off [role]  the group's preferences
+        @#<group> <member> <text>  a message to a member, in a direct chat made for it
         /smp <smp://...> ...    set your relays (used for new connections)
         /set receipts contacts on|off   send delivery receipts to contacts (new messages only)
         /receipts @<name> on|off|default  delivery receipts to one contact

@@ -43,6 +43,8 @@ extension CLIView {
         case .newItem(let group, let item), .itemUpdated(let group, let item),
             .itemDeleted(let group, let item):
             return groupItem(item, group: group)
+        case .change(let group, let change):
+            return groupChange(change, group: group)
         }
     }
 

@@ -7,7 +7,9 @@ extension LineMode {
         case .createGroup(let name, let fullName):
             let group = try await chat.createGroup(GroupProfile(displayName: name, fullName: fullName))
             output("group #\(group.localDisplayName) is created")
-            output("to add members use /a \(group.localDisplayName) <name>")
+            output(
+                "to add members use /a \(group.localDisplayName) <name> or /create link #\(group.localDisplayName)"
+            )
         case .addMember(let group, let contact, let role):
             _ = try await chat.addMember(group, contact: contact, role: role)
             output("invitation to join the group #\(group) sent to \(contact)")

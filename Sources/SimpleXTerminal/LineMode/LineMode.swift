@@ -309,6 +309,8 @@ struct LineMode {
         case .createGroup, .addMember, .joinGroup, .groupMembers, .sendGroup, .editGroup, .deleteGroup, .tailGroup,
             .leaveGroup, .changeRole, .removeMember, .deleteGroupChat, .moderateGroup, .blockForAll, .reportGroup:
             try await performGroup(command, chat: chat)
+        case .groupAdmin(let command):
+            try await performGroupAdmin(command, chat: chat)
         case .help:
             CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 .forEach(output)

@@ -168,7 +168,10 @@ import Testing
                 "x.grp.prefs",
                 #"{"groupPreferences":{"directMessages":{"enable":"off"},"files":{"enable":"on","role":"member"}}}"#
             ),
-            .prefs(["directMessages": ["enable": "off"], "files": ["enable": "on", "role": "member"]]))
+            .prefs(
+                GroupPreferences([
+                    .directMessages: .init(enable: false), .files: .init(enable: true, role: .member),
+                ])))
     }
 
     @Test func groupLinks() throws {
@@ -233,9 +236,110 @@ import Testing
         }
     }
 
+    /// One body of each `x.grp.*` event, as SimpleX's core writes it (keys sorted).
+    static let samples: [String] = {
+        let member = #"{"memberId":"AQIDBA==","memberRole":"admin"}"#
+        let invited = #"{"memberId":"BQYHCA==","memberRole":"member"}"#
+        let profile = #"{"displayName":"alice","fullName":"Alice"}"#
+        let group = #"{"displayName":"team","fullName":"","groupPreferences":{"files":{"enable":"off"}}}"#
+        let info = #"{"memberId":"AQIDBA==","memberRole":"admin","profile":"# + profile + #","v":"1-18"}"#
+        let intro =
+            #"{"directConnReq":""# + ChatProtocolGroupEventTests.link + #"","groupConnReq":""#
+            + ChatProtocolGroupEventTests.link + #""}"#
+        let params: [(String, String)] = [
+            (
+                "x.grp.inv",
+                #"{"groupInvitation":{"connRequest":""# + ChatProtocolGroupEventTests.link
+                    + #"","fromMember":"# + member
+                    + #","groupLinkId":"AQIDBA==","groupProfile":"# + group
+                    + #","groupSize":2,"invitedMember":"# + invited + "}}"
+            ),
+            ("x.grp.acpt", #"{"memberId":"AQIDBA=="}"#),
+            (
+                "x.grp.link.inv",
+                #"{"groupLinkInvitation":{"accepted":"accepted","fromMember":"# + member
+                    + #","fromMemberName":"alice","groupProfile":"# + group
+                    + #","groupSize":3,"invitedMember":"# + invited + "}}"
+            ),
+            (
+                "x.grp.link.reject",
+                #"{"groupLinkRejection":{"fromMember":"# + member + #","groupProfile":"# + group
+                    + #","invitedMember":"# + invited + #","rejectionReason":"blocked_name"}}"#
+            ),
+            ("x.grp.link.mem", #"{"profile":"# + profile + "}"),
+            ("x.grp.link.acpt", #"{"acceptance":"pending_review","memberId":"BQYHCA==","role":"observer"}"#),
+            (
+                "x.grp.mem.new",
+                #"{"memberInfo":"# + info + #","scope":{"memberId":"BQYHCA==","type":"member"}}"#
+            ),
+            (
+                "x.grp.mem.intro",
+                #"{"memberInfo":"# + info + #","memberRestrictions":{"restriction":"blocked"}}"#
+            ),
+            ("x.grp.mem.inv", #"{"memberId":"AQIDBA==","memberIntro":"# + intro + "}"),
+            ("x.grp.mem.fwd", #"{"memberInfo":"# + info + #","memberIntro":"# + intro + "}"),
+            ("x.grp.mem.info", #"{"memberId":"AQIDBA==","profile":"# + profile + "}"),
+            ("x.grp.mem.role", #"{"memberId":"AQIDBA==","role":"moderator"}"#),
+            (
+                "x.grp.mem.restrict",
+                #"{"memberId":"AQIDBA==","memberRestrictions":{"restriction":"unrestricted"}}"#
+            ),
+            ("x.grp.mem.con", #"{"memberId":"AQIDBA=="}"#),
+            ("x.grp.mem.con.all", #"{"memberId":"AQIDBA=="}"#),
+            ("x.grp.mem.del", #"{"memberId":"AQIDBA==","messages":true}"#),
+            ("x.grp.leave", "{}"),
+            ("x.grp.del", "{}"),
+            (
+                "x.grp.info",
+                #"{"groupProfile":{"description":"Welcome!","displayName":"team","fullName":"Team","groupPreferences":{"directMessages":{"enable":"on"},"history":{"enable":"on"},"timedMessages":{"enable":"on","ttl":86400}},"image":"data:image/png;base64,iVBORw0KGgo=","memberAdmission":{"review":"all"},"shortDescr":"ours"}}"#
+            ),
+            (
+                "x.grp.prefs",
+                #"{"groupPreferences":{"files":{"enable":"on","role":"admin"},"fullDelete":{"enable":"off"},"newOne":{"enable":"on"}}}"#
+            ),
+            (
+                "x.grp.direct.inv",
+                #"{"connReq":""# + ChatProtocolGroupEventTests.link
+                    + #"","content":{"text":"hi","type":"text"}}"#
+            ),
+            (
+                "x.grp.msg.forward",
+                #"{"memberId":"AQIDBA==","memberName":"bob","msg":{"event":"x.msg.new","msgId":"AQIDBA==","params":{"content":{"text":"hello","type":"text"}},"v":"1"},"msgTs":"1970-01-01T00:00:01Z"}"#
+            ),
+            (
+                "x.grp.relay.inv",
+                #"{"groupRelayInvitation":{"fromMember":"# + member + #","fromMemberProfile":"# + profile
+                    + #","groupLink":"https://simplex.chat/c#abc","relayMemberId":"BQYHCA=="}}"#
+            ),
+            ("x.grp.relay.acpt", #"{"relayLink":"https://simplex.chat/c#def"}"#),
+            ("x.grp.relay.test", #"{"challenge":"AQIDBA==","signature":"BQYHCA=="}"#),
+        ]
+        return params.map {
+            #"{"v":"1-18","msgId":"AQIDBA==","event":""# + $0.0 + #"","params":"# + $0.1 + "}"
+        }
+    }()
+
+    /// Each sample decodes to a modelled group event (none kept raw) and encodes back to the same
+    /// JSON object.
+    @Test func everyGroupEventDecodesAndEncodesBackToTheSameJSON() throws {
+        for body in Self.samples {
+            let message = try ChatMessage(decoding: Array(body.utf8))
+            guard case .group = message.event else {
+                Issue.record("not a modelled group event: \(body)")
+                continue
+            }
+            let encoded = try JSON(parsing: try message.encoded())
+            #expect(
+                encoded.sortedRecursively() == (try JSON(parsing: body)).sortedRecursively(),
+                "\(message.event.name)")
+        }
+    }
+
     @Test func noGroupEventIsKeptRaw() {
         #expect(GroupEvent.names.isDisjoint(with: ChatMsgEvent.simplexEventsKeptRaw))
-        #expect(GroupEvent.names.count == 22)
+        #expect(GroupEvent.names.count == 25)
+        let decoded = Self.samples.compactMap { try? ChatMessage(decoding: Array($0.utf8)).event.name }
+        #expect(GroupEvent.names == Set(decoded))
         #expect(
             GroupMemberRole.observer < .author && GroupMemberRole.admin < .owner
                 && GroupMemberRole.relay < .observer)

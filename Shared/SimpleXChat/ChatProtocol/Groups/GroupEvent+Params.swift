@@ -33,7 +33,7 @@ extension GroupEvent {
         case "x.grp.leave": self = .leave
         case "x.grp.del": self = .del
         case "x.grp.info": self = .info(try p.decode("groupProfile"))
-        case "x.grp.prefs": self = .prefs(try p.value("groupPreferences"))
+        case "x.grp.prefs": self = .prefs(try p.decode("groupPreferences"))
         case "x.grp.direct.inv":
             self = .directInv(
                 connReq: try p.string("connReq"), content: try p.optionalDecode("content"),
@@ -49,6 +49,11 @@ extension GroupEvent {
                     memberId: try p.optionalDecode("memberId"),
                     memberName: try p.optionalString("memberName"),
                     msg: msg, msgTs: try p.decode("msgTs")))
+        case "x.grp.relay.inv": self = .relayInv(try p.decode("groupRelayInvitation"))
+        case "x.grp.relay.acpt": self = .relayAcpt(relayLink: try p.string("relayLink"))
+        case "x.grp.relay.test":
+            self = .relayTest(
+                challenge: try p.string("challenge"), signature: try p.optionalString("signature"))
         default: return nil
         }
     }
@@ -84,7 +89,7 @@ extension GroupEvent {
             return .sorted([("memberId", memberId.json), ("messages", messages ? .bool(true) : nil)])
         case .leave, .del: return JSONObject()
         case .info(let profile): return .sorted([("groupProfile", profile.json)])
-        case .prefs(let preferences): return .sorted([("groupPreferences", preferences)])
+        case .prefs(let preferences): return .sorted([("groupPreferences", preferences.json)])
         case .directInv(let connReq, let content, let scope):
             return .sorted([("connReq", .string(connReq)), ("content", content?.json), ("scope", scope)])
         case .msgForward(let forward):
@@ -92,6 +97,10 @@ extension GroupEvent {
                 ("memberId", forward.memberId?.json), ("memberName", forward.memberName.map(JSON.string)),
                 ("msg", forward.msg.json.sortedRecursively()), ("msgTs", forward.msgTs.json),
             ])
+        case .relayInv(let invitation): return .sorted([("groupRelayInvitation", invitation.json)])
+        case .relayAcpt(let link): return .sorted([("relayLink", .string(link))])
+        case .relayTest(let challenge, let signature):
+            return .sorted([("challenge", .string(challenge)), ("signature", signature.map(JSON.string))])
         }
     }
 }

@@ -39,11 +39,17 @@ public enum GroupEvent: Hashable, Sendable {
     /// `x.grp.info`: the group's new profile.
     case info(GroupProfile)
     /// `x.grp.prefs`: the group's new preferences.
-    case prefs(JSON)
+    case prefs(GroupPreferences)
     /// `x.grp.direct.inv`: an invitation to a direct chat, from member to member.
     case directInv(connReq: String, content: MsgContent?, scope: JSON?)
     /// `x.grp.msg.forward`: a message from another member, forwarded by an admin.
     indirect case msgForward(GroupMsgForward)
+    /// `x.grp.relay.inv`: a channel owner invites a chat relay (channels are not run here).
+    case relayInv(GroupRelayInvitation)
+    /// `x.grp.relay.acpt`: the relay accepts, with its link.
+    case relayAcpt(relayLink: String)
+    /// `x.grp.relay.test`: a relay's challenge, signed in the answer.
+    case relayTest(challenge: String, signature: String?)
 
     /// The `"event"` name.
     public var name: String {
@@ -70,6 +76,9 @@ public enum GroupEvent: Hashable, Sendable {
         case .prefs: return "x.grp.prefs"
         case .directInv: return "x.grp.direct.inv"
         case .msgForward: return "x.grp.msg.forward"
+        case .relayInv: return "x.grp.relay.inv"
+        case .relayAcpt: return "x.grp.relay.acpt"
+        case .relayTest: return "x.grp.relay.test"
         }
     }
 
@@ -81,5 +90,6 @@ public enum GroupEvent: Hashable, Sendable {
         "x.grp.mem.restrict", "x.grp.mem.con", "x.grp.mem.con.all", "x.grp.mem.del", "x.grp.leave",
         "x.grp.del",
         "x.grp.info", "x.grp.prefs", "x.grp.direct.inv", "x.grp.msg.forward",
+        "x.grp.relay.inv", "x.grp.relay.acpt", "x.grp.relay.test",
     ]
 }
