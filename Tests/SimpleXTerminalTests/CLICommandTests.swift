@@ -69,12 +69,33 @@ struct CLICommandTests {
         }
         // SimpleX CLI users' group commands not built yet get a plain answer, not "unknown".
         for line in [
-            ">#team (hi) yes", "/create link #team",
+            "/f #team ./notes.txt", "/create link #team",
         ] {
             #expect(throws: CLIParseError("this group command is not supported by this client yet")) {
                 try CLICommand.parse(line)
             }
         }
+    }
+
+    /// Replies and reactions naming a group, as SimpleX's CLI writes them.
+    @Test func groupRepliesAndReactions() throws {
+        #expect(
+            try CLICommand.parse("> #team @bob (hello) hi there")
+                == .replyGroup("team", member: "bob", quoted: "hello", text: "hi there"))
+        #expect(
+            try CLICommand.parse(">#team (my own) again")
+                == .replyGroup("team", member: nil, quoted: "my own", text: "again"))
+        #expect(
+            try CLICommand.parse("> #team @'Bob B' (a b) c")
+                == .replyGroup("team", member: "Bob B", quoted: "a b", text: "c"))
+        #expect(
+            try CLICommand.parse("+1 #team hello there")
+                == .reactGroup("team", emoji: "+1", text: "hello there"))
+        #expect(try CLICommand.parse("-❤️ #team hello") == .reactGroup("team", emoji: "-❤️", text: "hello"))
+        #expect(throws: CLIParseError("usage: > #group [@member] (quoted text) reply")) {
+            try CLICommand.parse("> #team @bob hello")
+        }
+        #expect(throws: CLIParseError("usage: +1 #group text")) { try CLICommand.parse("+1 #team") }
     }
 
     @Test func reactionMarkersMapToSimplexEmoji() {

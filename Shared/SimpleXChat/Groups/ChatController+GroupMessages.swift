@@ -29,11 +29,20 @@ extension ChatController {
             let item = try store.insertGroupItem(
                 user, groupId: group.groupId, member: sender, content: container.content,
                 sharedMsgId: message.msgId,
-                forwarded: forwardedBy != nil)
+                forwarded: forwardedBy != nil,
+                userMention: Self.mentionsUser(container.mentions, quote: container.quote, in: group),
+                quote: try receivedGroupQuote(container.quote, in: group))
             emit(.group(.newItem(group, item)))
             if forwardedBy == nil { try await forward(message, from: sender, in: group) }
         case .msgUpdate, .msgDel:
             if try applyGroupChange(message.event, from: sender, in: group), forwardedBy == nil {
+                try await forward(message, from: sender, in: group)
+            }
+        case .msgReact(let msgId, let author, _, let reaction, let add):
+            if try applyGroupReaction(
+                msgId: msgId, author: author, reaction: reaction, add: add, from: sender, in: group),
+                forwardedBy == nil
+            {
                 try await forward(message, from: sender, in: group)
             }
         case .group(let event):
@@ -185,7 +194,7 @@ extension ChatController {
         }
         // The author's messages and edits are in order at the author's items, whatever way they came.
         switch forward.msg.event {
-        case .msgNew, .msgUpdate, .msgDel: break
+        case .msgNew, .msgUpdate, .msgDel, .msgReact: break
         default: return  // Only messages, their edits and deletions are forwarded in this slice.
         }
         try await applyGroup(forward.msg, from: author, in: group, forwardedBy: admin)

@@ -17,6 +17,7 @@ extension GroupChatEvent {
         case .groupDeleted: "groupDeleted"
         case .itemUpdated: "chatItemUpdated"
         case .itemDeleted: "chatItemsDeleted"
+        case .itemReaction: "chatItemReaction"
         }
     }
 
@@ -62,6 +63,15 @@ extension GroupChatEvent {
             return [
                 "chatItemDeletions": [["deletedChatItem": chatItem, "toChatItem": chatItem]], "byUser": false,
             ]
+        case .itemReaction(let group, let item, let by, let emoji, let add):
+            let reaction: JSON = [
+                "chatInfo": ["type": "group", "groupInfo": group.json],
+                "chatReaction": [
+                    "chatDir": ["type": "groupRcv", "groupMember": by.json], "chatItem": item.json,
+                    "reaction": ["type": "emoji", "emoji": .string(emoji)],
+                ],
+            ]
+            return ["added": .bool(add), "reaction": reaction]
         }
     }
 }
@@ -97,6 +107,7 @@ extension GroupChatItem {
         meta["itemForwarded"] = forwarded ? ["type": "chatItem"] : nil
         meta["itemEdited"] = .bool(edited)
         meta["itemDeleted"] = deleted ? ["type": "deleted"] : nil
+        meta["userMention"] = .bool(userMention)
         return ["chatDir": direction, "meta": .object(meta), "content": content.json]
     }
 }

@@ -80,6 +80,13 @@ public struct GroupChatItem: Equatable, Sendable {
     public var edited = false
     /// Its sender deleted it for everyone (x.msg.del): kept, marked deleted.
     public var deleted = false
+    /// A member's message that mentions the user or quotes the user's message (SimpleX
+    /// `userMention`): shown `bob!>`, and it notifies in a group set to mentions only.
+    public var userMention = false
+    /// The item it replies to.
+    public var quote: GroupItemQuote? = nil
+    /// The members' and the user's reactions, in the order they came.
+    public var reactions: [GroupItemReaction] = []
 
     public var text: String { content.text }
     /// An event from a member that was refused (not allowed by its role, or not fitting the group).
@@ -113,4 +120,6 @@ public enum GroupChatEvent: Equatable, Sendable {
     case itemUpdated(ChatGroup, GroupChatItem)
     /// A member deleted an item for everyone (`x.msg.del`).
     case itemDeleted(ChatGroup, GroupChatItem)
+    /// A member added (or removed) a reaction to an item (`x.msg.react`).
+    case itemReaction(ChatGroup, GroupChatItem, by: GroupMember, emoji: String, add: Bool)
 }

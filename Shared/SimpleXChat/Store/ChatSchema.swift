@@ -23,6 +23,7 @@ public enum ChatSchema {
         Migration("20261207_chat_item_search_purge", sql: chatItemSearchPurge),
         Migration("20261208_groups", sql: groups),
         Migration("20261209_group_settings", sql: groupSettings),
+        Migration("20261210_group_mentions", sql: groupMentions),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

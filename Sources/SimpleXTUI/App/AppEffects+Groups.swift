@@ -14,6 +14,10 @@ extension AppEffects {
             if try await chat.markGroupRead(group.localDisplayName) > 0 {
                 report(.chatList(await chatList()))
             }
+            let (_, members) = try await chat.members(of: group.localDisplayName)
+            report(
+                .groupMemberNames(
+                    groupId: groupId, members.filter { $0.status.isCurrent }.map(\.localDisplayName)))
         case .sendGroup(let groupId, let text):
             let group = try await group(groupId)
             _ = try await chat.sendGroup(
@@ -57,6 +61,19 @@ extension AppEffects {
                 .groupOpened(
                     group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
             report(.chatList(await chatList()))
+        case .replyGroup(let groupId, let text, let quoting):
+            let group = try await group(groupId)
+            _ = try await chat.sendGroup(group.localDisplayName, .text(text), quoting: quoting)
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            report(.chatList(await chatList()))
+        case .reactGroup(let groupId, let item, let emoji, let add):
+            let group = try await group(groupId)
+            _ = try await chat.reactGroup(group.localDisplayName, item, emoji: emoji, add: add)
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
         default:
             break
         }

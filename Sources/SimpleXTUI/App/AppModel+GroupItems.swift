@@ -1,8 +1,8 @@
 import Foundation
 import SimpleXChat
 
-/// The item cursor in a group chat: ↑↓ move, `e` edits and `D` deletes the user's own message
-/// (for every member, confirmed), `c` copies, `i` shows the item's info.
+/// The item cursor in a group chat: ↑↓ move, `r` replies, `+` reacts, `e` edits and `D` deletes
+/// the user's own message (for every member, confirmed), `c` copies, `i` shows the item's info.
 extension AppModel {
     mutating func handleGroupMessagesKey(_ key: KeyInput, _ group: GroupChatState) -> [AppEffect] {
         guard let item = group.cursorItem else {
@@ -29,6 +29,13 @@ extension AppModel {
                     question:
                         "Delete this message for every member of #\(group.group.localDisplayName)? y / n",
                     effects: [.deleteGroupItem(groupId: group.group.groupId, item: item)]))
+        case .character("r") where !item.deleted && !item.isError && item.sharedMsgId != nil:
+            groupChat?.replying = item
+            groupChat?.editing = nil
+            groupChat?.cursorItemId = nil
+            focus = .compose
+        case .character("+") where !item.deleted && !item.isError && item.sharedMsgId != nil:
+            overlays.append(.reactions(ReactionPicker(groupId: group.group.groupId, item: item)))
         case .character("e"), .character("D"):
             status = ("only your own messages can be edited or deleted for everyone", true)
         case .character("c"):

@@ -53,7 +53,8 @@ extension AppModel {
         case .invitation(let group, _, _), .userJoined(let group), .memberJoined(let group, _),
             .memberAdded(let group, _, _), .memberConnected(let group, _, _), .newItem(let group, _),
             .memberLeft(let group, _), .memberRole(let group, _, _, _, _), .memberRemoved(let group, _, _),
-            .groupDeleted(let group, _), .itemUpdated(let group, _), .itemDeleted(let group, _):
+            .groupDeleted(let group, _), .itemUpdated(let group, _), .itemDeleted(let group, _),
+            .itemReaction(let group, _, _, _, _):
             group.groupId
         }
     }
@@ -77,6 +78,10 @@ extension AppModel {
                 groupChat?.editing = nil
                 return [.editGroupItem(groupId: group.group.groupId, item: editing, text: text)]
             }
+            if let replying = group.replying {
+                groupChat?.replying = nil
+                return [.replyGroup(groupId: group.group.groupId, text: text, quoting: replying)]
+            }
             return [.sendGroup(groupId: group.group.groupId, text: text)]
         case .key(.up, _) where compose.text.isEmpty && !group.items.isEmpty:
             groupChat?.moveCursor(-1)
@@ -96,6 +101,8 @@ extension AppModel {
         case .key(.escape, _) where group.editing != nil:
             groupChat?.editing = nil
             compose.clear()
+        case .key(.escape, _) where group.replying != nil:
+            groupChat?.replying = nil
         case .key(.escape, _): focus = .list
         default: break
         }

@@ -53,6 +53,8 @@ public enum AppEvent: Sendable {
     case groupCreated(ChatGroup)
     /// A group's members, for its info screen.
     case groupMembers(ChatGroup, [GroupMember])
+    /// The names of an opened group's members, for `@` completion in its compose field.
+    case groupMemberNames(groupId: Int64, [String])
     /// The user left or deleted a group here.
     case groupLeft(ChatGroup)
     case groupDeleted(groupId: Int64)
@@ -127,6 +129,9 @@ public enum AppEffect: Equatable, Sendable {
     /// The user's own group message changed, or deleted for every member.
     case editGroupItem(groupId: Int64, item: GroupChatItem, text: String)
     case deleteGroupItem(groupId: Int64, item: GroupChatItem)
+    /// A reply to a group item; the user's reaction to one, added or removed.
+    case replyGroup(groupId: Int64, text: String, quoting: GroupChatItem)
+    case reactGroup(groupId: Int64, item: GroupChatItem, emoji: MsgReactionEmoji, add: Bool)
 }
 
 /// Which part of the screen takes the keys.

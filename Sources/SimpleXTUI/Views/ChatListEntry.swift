@@ -75,7 +75,14 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
     /// A group invitation the user has not accepted: listed first, Enter joins.
     public var isGroupInvitation: Bool { group?.membership.status == .invited }
 
-    public var isMuted: Bool { contact.map { $0.enableNtfs != .all } ?? false }
+    /// Nothing of the chat notifies (a contact's `mentions` counts as muted: a direct chat has none).
+    public var isMuted: Bool {
+        if let group { return group.enableNtfs == .none }
+        return contact.map { $0.enableNtfs != .all } ?? false
+    }
+
+    /// A group set to notify only the messages that mention the user (`/unmute mentions #team`).
+    public var notifiesMentionsOnly: Bool { group?.enableNtfs == .mentions }
 
     /// Still connecting: a contact not ready yet, or a pending connection.
     public var isConnecting: Bool {

@@ -39,21 +39,34 @@ extension CLIView {
         case .newItem(let group, let item), .itemUpdated(let group, let item),
             .itemDeleted(let group, let item):
             return groupItem(item, group: group)
+        case .itemReaction(let group, let item, let by, let emoji, let add):
+            return [groupReaction(item, group: group, by: by, emoji: emoji, add: add)]
         }
     }
 
-    /// `12:01 #team hello` sent, `12:01 #team bob> hello` received, ` [>>]` when forwarded; a refused
+    /// `12:01 #team hello` sent, `12:01 #team bob> hello` received (`bob!>` when it mentions the
+    /// user), ` [>>]` when forwarded; a refused
     /// event as `#team: error from bob: ...`.
     public func groupItem(_ item: GroupChatItem, group: ChatGroup) -> [String] {
         let name = group.localDisplayName
         if item.isError {
             return ["#\(name): error from \(item.member?.localDisplayName ?? "you"): \(item.text)"]
         }
-        let sender = item.member.map { " \($0.localDisplayName)>" } ?? ""
+        let sender = item.member.map { " \($0.localDisplayName)\(item.userMention ? "!>" : ">")" } ?? ""
         var text = item.text
         if item.edited { text = "[edited] " + text }
         if item.deleted { text = "[marked deleted] " + text }
-        return ["\(time(item.timestamp)) #\(name)\(sender) \(text)" + (item.forwarded ? " [>>]" : "")]
+        let prefix = "\(time(item.timestamp)) #\(name)\(sender) "
+        let forwarded = item.forwarded ? " [>>]" : ""
+        var lines =
+            item.quote.map { quote in
+                [
+                    prefix + "> \(quotedAuthor(quote)) \(quote.content.text)",
+                    indent(prefix) + text + forwarded,
+                ]
+            } ?? [prefix + text + forwarded]
+        if !item.reactions.isEmpty { lines.append(indent(prefix) + Self.reactionSummary(item.reactions)) }
+        return lines
     }
 
     /// A group's last item as `/chats` shows it: `bob> hi`, `you: hi`.
@@ -92,4 +105,34 @@ extension CLIView {
         case .pendingApproval, .pendingReview: "pending"
         }
     }
+}
+
+extension CLIView {
+    /// `12:05 #team bob> +👍 to: hello`: a member's reaction to an item, as the direct chats print one.
+    func groupReaction(_ item: GroupChatItem, group: ChatGroup, by: GroupMember, emoji: String, add: Bool)
+        -> String
+    {
+        "\(time(now())) #\(group.localDisplayName) \(by.localDisplayName)> \(add ? "+" : "-")\(emoji) to: \(item.text)"
+    }
+
+    /// The quoted item's author as a reply's first line names it (`> bob hello`, `> you hello`).
+    func quotedAuthor(_ quote: GroupItemQuote) -> String {
+        guard let member = quote.member else { return "?" }
+        return quote.byUser ? "you" : member.localDisplayName
+    }
+
+    /// `👍 2 ❤️`: each emoji once, with how many when more than one reacted with it.
+    static func reactionSummary(_ reactions: [GroupItemReaction]) -> String {
+        var counts: [(String, Int)] = []
+        for reaction in reactions {
+            if let index = counts.firstIndex(where: { $0.0 == reaction.emoji }) {
+                counts[index].1 += 1
+            } else {
+                counts.append((reaction.emoji, 1))
+            }
+        }
+        return counts.map { $0.1 > 1 ? "\($0.0) \($0.1)" : $0.0 }.joined(separator: " ")
+    }
+
+    private func indent(_ prefix: String) -> String { String(repeating: " ", count: prefix.count) }
 }

@@ -307,7 +307,7 @@ struct LineMode {
             default: output("ok")
             }
         case .createGroup, .addMember, .joinGroup, .groupMembers, .sendGroup, .editGroup, .deleteGroup, .tailGroup,
-            .leaveGroup, .changeRole, .removeMember, .deleteGroupChat:
+            .leaveGroup, .changeRole, .removeMember, .deleteGroupChat, .replyGroup, .reactGroup:
             try await performGroup(command, chat: chat)
         case .help:
             CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

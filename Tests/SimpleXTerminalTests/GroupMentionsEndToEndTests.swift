@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Mentions, reactions, replies and files in a group of three `simplex-chat --cli` users through a
+/// real relay, as SimpleX's CLI shows them.
+@Suite(.serialized)
+struct GroupMentionsEndToEndTests {
+    /// `@alice` in bob's message reaches alice as a mention (`bob!>`) and cath as a plain message;
+    /// an edit that drops the mention drops the mark; a mention of a name nobody has is plain text.
+    @Test func aMentionOfTheUserIsShownWithTheMark() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        let cath = try await CLIUser("cath", relay: relay)
+        try await GroupEndToEndTests.team(alice, [bob, cath])
+
+        bob.send("#team hi @alice, look")
+        try await bob.expectLine(#"\d\d:\d\d #team hi @alice, look"#)
+        try await alice.expectLine(#"\d\d:\d\d #team bob!> hi @alice, look"#)
+        try await cath.expectLine(#"\d\d:\d\d #team bob> hi @alice, look"#)
+
+        // cath mentions both others (and someone not in the group): each of them sees the mark.
+        cath.send("#team @bob and @alice, not @dan")
+        try await alice.expectLine(#"\d\d:\d\d #team cath!> @bob and @alice, not @dan"#)
+        try await bob.expectLine(#"\d\d:\d\d #team cath!> @bob and @alice, not @dan"#)
+        cath.send("#team only @dan")
+        try await alice.expectLine(#"\d\d:\d\d #team cath> only @dan"#)
+
+        // The mention goes with the edit that removes it.
+        bob.send("! #team (hi @alice) hi all, look")
+        try await alice.expectLine(#"\d\d:\d\d #team bob> \[edited\] hi all, look"#)
+        // As stored: the mark stays on the item that still mentions alice.
+        alice.send("/tail #team 3")
+        try await alice.expectLine(#"\d\d:\d\d #team bob> \[edited\] hi all, look"#)
+        try await alice.expectLine(#"\d\d:\d\d #team cath!> @bob and @alice, not @dan"#)
+        try await alice.expectLine(#"\d\d:\d\d #team cath> only @dan"#)
+        for user in [alice, bob, cath] { try await user.quit() }
+    }
+
+    /// Reactions to a member's message reach every member, each member's counted once; a reply
+    /// quotes the member's message for everyone, and the quoted member sees it as a mention.
+    @Test func reactionsAndRepliesReachEveryMember() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        let cath = try await CLIUser("cath", relay: relay)
+        try await GroupEndToEndTests.team(alice, [bob, cath])
+
+        alice.send("#team lunch at noon?")
+        for member in [bob, cath] { try await member.expectLine(#"\d\d:\d\d #team alice> lunch at noon\?"#) }
+        bob.send("+1 #team lunch")
+        try await bob.expectLine(#"\d\d:\d\d #team alice> lunch at noon\?"#)
+        try await bob.expectLine(#" +👍"#)
+        try await alice.expectLine(#"\d\d:\d\d #team bob> \+👍 to: lunch at noon\?"#)
+        try await cath.expectLine(#"\d\d:\d\d #team bob> \+👍 to: lunch at noon\?"#)
+        bob.send("+1 #team lunch")
+        try await bob.expect("error: invalid command: you already reacted with 👍")
+        cath.send("+1 #team lunch")
+        try await alice.expectLine(#"\d\d:\d\d #team cath> \+👍 to: lunch at noon\?"#)
+        try await bob.expectLine(#"\d\d:\d\d #team cath> \+👍 to: lunch at noon\?"#)
+        alice.send("/tail #team 1")
+        try await alice.expectLine(#"\d\d:\d\d #team lunch at noon\?"#)
+        try await alice.expectLine(#" +👍 2"#)
+        bob.send("-👍 #team lunch")
+        try await alice.expectLine(#"\d\d:\d\d #team bob> -👍 to: lunch at noon\?"#)
+        try await cath.expectLine(#"\d\d:\d\d #team bob> -👍 to: lunch at noon\?"#)
+        alice.send("/tail #team 1")
+        try await alice.expectLine(#"\d\d:\d\d #team lunch at noon\?"#)
+        try await alice.expectLine(#" +👍"#)
+
+        // cath replies to alice's message: alice sees the reply as a mention of her.
+        cath.send("> #team @alice (lunch) yes, at noon")
+        try await cath.expectLine(#"\d\d:\d\d #team > alice lunch at noon\?"#)
+        try await cath.expectLine(#" +yes, at noon"#)
+        try await alice.expectLine(#"\d\d:\d\d #team cath!> > you lunch at noon\?"#)
+        try await alice.expectLine(#" +yes, at noon"#)
+        try await bob.expectLine(#"\d\d:\d\d #team cath> > alice lunch at noon\?"#)
+        try await bob.expectLine(#" +yes, at noon"#)
+        // bob replies to cath: the mark is cath's, not alice's; a member nobody has is an error.
+        bob.send("> #team @cath (yes) me too")
+        try await alice.expectLine(#"\d\d:\d\d #team bob> > cath yes, at noon"#)
+        try await cath.expectLine(#"\d\d:\d\d #team bob!> > you yes, at noon"#)
+        bob.send("> #team @dan (yes) nobody")
+        try await bob.expect("error:")
+        for user in [alice, bob, cath] { try await user.quit() }
+    }
+}
