@@ -85,8 +85,9 @@ extension ChatController {
                     groupId: group.groupId, member: sender, sharedMsgId: update.msgId),
                 !item.deleted, item.content != update.content
             else { return false }
-            try store.updateGroupItem(
-                item, update.content, userMention: Self.mentionsUser(update.mentions, quote: nil, in: group))
+            // A reply to the user's message stays a mention of the user whatever the edit says.
+            let mention = item.quote?.byUser == true || Self.mentionsUser(update.mentions, quote: nil, in: group)
+            try store.updateGroupItem(item, update.content, userMention: mention)
             emit(.group(.itemUpdated(group, try store.groupItem(id: item.itemId, groupId: group.groupId))))
             return true
         case .msgDel(let msgId, let memberId, _):
