@@ -35,3 +35,11 @@ extension ShareMain {
         return "sent 1 item to \(name)"
     }
 }
+
+extension ShareMain {
+    /// The user's groups for the picker and the dialog (none when they cannot be read: the contacts
+    /// are still offered).
+    static func pickableGroups(_ container: GroupContainer) -> [ChatGroup] {
+        (try? ChatController.groups(groupDirectory: container.path)) ?? []
+    }
+}
