@@ -69,7 +69,7 @@ struct CLICommandTests {
         }
         // SimpleX CLI users' group commands not built yet get a plain answer, not "unknown".
         for line in [
-            "/f #team ./notes.txt", "/create link #team",
+            "/create link #team"
         ] {
             #expect(throws: CLIParseError("this group command is not supported by this client yet")) {
                 try CLICommand.parse(line)
@@ -96,6 +96,10 @@ struct CLICommandTests {
             try CLICommand.parse("> #team @bob hello")
         }
         #expect(throws: CLIParseError("usage: +1 #group text")) { try CLICommand.parse("+1 #team") }
+        #expect(
+            try CLICommand.parse("/f #team ./notes of us.txt")
+                == .sendGroupFile("team", path: "./notes of us.txt"))
+        #expect(throws: CLIParseError("usage: /f #<group> <path>")) { try CLICommand.parse("/f #team") }
     }
 
     @Test func reactionMarkersMapToSimplexEmoji() {

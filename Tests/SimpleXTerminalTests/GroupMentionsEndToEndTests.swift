@@ -85,4 +85,49 @@ struct GroupMentionsEndToEndTests {
         try await bob.expect("error:")
         for user in [alice, bob, cath] { try await user.quit() }
     }
+
+    /// `/f #team path` offers the file to every member; each who accepts with `/fr` gets it over a
+    /// transfer of its own, the same bytes; a member who does not accept gets nothing more.
+    @Test func aFileOfferedToTheGroupIsReceivedByEachMemberWhoAcceptsIt() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        let cath = try await CLIUser("cath", relay: relay)
+        try await GroupEndToEndTests.team(alice, [bob, cath])
+        let source = alice.directory.appending("plan.txt")
+        let bytes = Data((0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: URL(fileURLWithPath: source))
+
+        alice.send("/f #team \(source)")
+        try await alice.expectLine(#"\d\d:\d\d /f #team "# + NSRegularExpression.escapedPattern(for: source))
+        for member in [bob, cath] {
+            try await member.expectLine(
+                #"\d\d:\d\d #team alice> sends file plan\.txt \(29\.3 KiB / 30000 bytes\)"#)
+            try await member.expectLine(#"use /fr 1 \[<dir>/ \| <path>\] to receive it"#)
+        }
+        let inbox = bob.directory.appending("inbox")
+        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        bob.send("/fr 1 \(inbox)/")
+        try await bob.expectLine("saving file 1 from alice to \(inbox)/plan.txt")
+        try await bob.expectLine(#"started receiving file 1 \(plan\.txt\) from alice"#)
+        try await alice.expectLine(#"started sending file \d+ \(plan\.txt\) to bob"#)
+        try await bob.expectLine(#"completed receiving file 1 \(plan\.txt\) from alice"#)
+        try await alice.expectLine(#"completed sending file \d+ \(plan\.txt\) to bob"#)
+        #expect(FileManager.default.contents(atPath: "\(inbox)/plan.txt") == bytes)
+        // Accepting again is refused; cath, who never accepted, has nothing saved.
+        bob.send("/fr 1")
+        try await bob.expect("error:")
+        #expect(!cath.process.allOutput.contains { $0.contains("receiving file") })
+        cath.send("/fr 1")
+        try await cath.expectLine(#"completed receiving file 1 \(plan\.txt\) from alice"#)
+        try await alice.expectLine(#"completed sending file \d+ \(plan\.txt\) to cath"#)
+        let saved = cath.directory.appending("group/files/plan.txt")
+        #expect(FileManager.default.contents(atPath: saved) == bytes)
+        // A missing file is refused before anything is sent.
+        alice.send("/f #team \(alice.directory.appending("nope.txt"))")
+        try await alice.expect("error:")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!bob.process.allOutput.contains { $0.contains("nope.txt") })
+        for user in [alice, bob, cath] { try await user.quit() }
+    }
 }

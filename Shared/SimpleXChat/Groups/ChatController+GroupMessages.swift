@@ -26,12 +26,15 @@ extension ChatController {
             {
                 return  // It came both directly and forwarded.
             }
-            let item = try store.insertGroupItem(
+            var item = try store.insertGroupItem(
                 user, groupId: group.groupId, member: sender, content: container.content,
                 sharedMsgId: message.msgId,
                 forwarded: forwardedBy != nil,
                 userMention: Self.mentionsUser(container.mentions, quote: container.quote, in: group),
                 quote: try receivedGroupQuote(container.quote, in: group))
+            if let invitation = container.file {
+                item.file = try groupFileOffered(invitation, item: item, from: sender, in: group)
+            }
             emit(.group(.newItem(group, item)))
             if forwardedBy == nil { try await forward(message, from: sender, in: group) }
         case .msgUpdate, .msgDel:
@@ -45,6 +48,8 @@ extension ChatController {
             {
                 try await forward(message, from: sender, in: group)
             }
+        case .fileAcptInv(let msgId, let link, let fileName) where forwardedBy == nil:
+            try await groupFileAccepted(msgId: msgId, link: link, fileName: fileName, from: sender, in: group)
         case .group(let event):
             try await applyGroupEvent(event, from: sender, in: group, forwardedBy: forwardedBy)
         case .ok, .info:

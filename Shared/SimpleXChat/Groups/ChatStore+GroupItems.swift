@@ -147,7 +147,8 @@ extension ChatStore {
             sharedMsgId: shared.map(SharedMsgID.init(bytes:)), forwarded: try value(row, "item_forwarded"),
             edited: try value(row, "item_edited"), deleted: try value(row, "item_deleted"),
             userMention: try value(row, "user_mention"), quote: try groupQuote(row),
-            reactions: try groupReactions(itemId: try value(row, "chat_item_id")))
+            reactions: try groupReactions(itemId: try value(row, "chat_item_id")),
+            file: try file(itemId: try value(row, "chat_item_id")))
     }
 
     private func groupQuote(_ row: Row) throws(ChatError) -> GroupItemQuote? {

@@ -87,6 +87,8 @@ public struct GroupChatItem: Equatable, Sendable {
     public var quote: GroupItemQuote? = nil
     /// The members' and the user's reactions, in the order they came.
     public var reactions: [GroupItemReaction] = []
+    /// The file the item offered: the user's offer to the group, or a member's offer to the user.
+    public var file: ChatFile? = nil
 
     public var text: String { content.text }
     /// An event from a member that was refused (not allowed by its role, or not fitting the group).

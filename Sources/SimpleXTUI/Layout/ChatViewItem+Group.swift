@@ -31,6 +31,7 @@ extension ChatViewItem {
             },
             forwarded: item.forwarded,
             edited: item.edited, reactions: Self.groupReactions(item.reactions),
+            file: item.file.map { File(name: $0.fileName, size: $0.fileSize, status: $0.status) },
             deletion: item.deleted ? .markedDeleted : nil)
     }
 

@@ -69,6 +69,8 @@ public enum CLICommand: Equatable, Sendable {
     case replyGroup(String, member: String?, quoted: String, text: String)
     /// `+1 #team text`, `-1 #team text`, `+❤️ #team text`: react to a group message.
     case reactGroup(String, emoji: String, text: String)
+    /// `/f #team path`: a file to every member of the group.
+    case sendGroupFile(String, path: String)
     case help
     case quit
 
@@ -194,7 +196,10 @@ public enum CLICommand: Equatable, Sendable {
                 throw CLIParseError("usage: /smp smp://<fingerprint>@<host>[:port] ...")
             }
             return .servers(servers)
-        case "/f" where argument.hasPrefix("#"), "/file" where argument.hasPrefix("#"): throw noGroups
+        case "/f" where argument.hasPrefix("#"), "/file" where argument.hasPrefix("#"):
+            let (name, path) = try groupAndRest(argument)
+            guard !name.isEmpty, !path.isEmpty else { throw CLIParseError("usage: /f #<group> <path>") }
+            return .sendGroupFile(name, path: path)
         case "/f", "/file":
             let (name, path) = try nameAndRest(argument)
             guard argument.hasPrefix("@"), !path.isEmpty else {
@@ -381,6 +386,7 @@ public enum CLICommand: Equatable, Sendable {
         /tail #<group> [n]      the group's last n messages
         > #<group> @<member> (text) reply   reply to the member's message that starts with text
         +1 #<group> text        react to the group's message that starts with text (-1, +❤️, ...)
+        /f #<group> <path>      offer a file to every member of the group
         /mr <group> <name> <role>  change a member's role
         /rm <group> <name>      remove a member from the group
         /l <group>              leave the group

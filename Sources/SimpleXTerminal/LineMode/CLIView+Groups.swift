@@ -56,6 +56,7 @@ extension CLIView {
         var text = item.text
         if item.edited { text = "[edited] " + text }
         if item.deleted { text = "[marked deleted] " + text }
+        if let file = item.file { return groupFileItem(item, file: file, group: group) }
         let prefix = "\(time(item.timestamp)) #\(name)\(sender) "
         let forwarded = item.forwarded ? " [>>]" : ""
         var lines =
@@ -113,6 +114,23 @@ extension CLIView {
         -> String
     {
         "\(time(now())) #\(group.localDisplayName) \(by.localDisplayName)> \(add ? "+" : "-")\(emoji) to: \(item.text)"
+    }
+
+    /// A file item, as direct chats print one: `12:01 /f #team ./notes.txt` sent,
+    /// `12:01 #team alice> sends file notes.txt (8 bytes / 8 bytes)` received, with how to receive it.
+    func groupFileItem(_ item: GroupChatItem, file: ChatFile, group: ChatGroup) -> [String] {
+        let time = self.time(item.timestamp)
+        guard let member = item.member else {
+            return ["\(time) /f #\(group.localDisplayName) \(file.filePath ?? file.fileName)"]
+        }
+        let size = "\(FileChunking.readableSize(file.fileSize)) / \(file.fileSize) bytes"
+        var lines = [
+            "\(time) #\(group.localDisplayName) \(member.localDisplayName)> sends file \(file.fileName) (\(size))"
+        ]
+        if file.status == .rcvInvitation {
+            lines.append("use /fr \(file.fileId) [<dir>/ | <path>] to receive it")
+        }
+        return lines
     }
 
     /// The quoted item's author as a reply's first line names it (`> bob hello`, `> you hello`).

@@ -40,6 +40,9 @@ extension LineMode {
             let reacted = try await chat.reactGroup(
                 name, item, emoji: emoji, add: !marker.hasPrefix("-") || marker == "-1")
             view.groupItem(reacted, group: try await chat.group(named: name)).forEach(output)
+        case .sendGroupFile(let name, let path):
+            let item = try await chat.sendGroupFile(name, path: path)
+            view.groupItem(item, group: try await chat.group(named: name)).forEach(output)
         case .tailGroup(let name, let count):
             let group = try await chat.group(named: name)
             for item in try await chat.groupItems(name, count: count) {

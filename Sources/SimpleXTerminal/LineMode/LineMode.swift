@@ -290,13 +290,13 @@ struct LineMode {
             view.item(item, contact: try await chat.contact(id: item.contactId)).forEach(output)
         case .receiveFile(let id, let path):
             let file = try await chat.receiveFile(id, to: path)
-            view.fileAccepted(file, contact: try await chat.contact(id: file.contactId)).forEach(output)
+            view.fileAccepted(file, contact: try await chat.filePeer(file)).forEach(output)
         case .cancelFile(let id):
             let file = try await chat.cancelFile(id)
-            view.fileCancelled(file, contact: try await chat.contact(id: file.contactId)).forEach(output)
+            view.fileCancelled(file, contact: try await chat.filePeer(file)).forEach(output)
         case .fileStatus(let id):
             let (file, done) = try await chat.fileStatus(id)
-            view.fileStatus(file, chunksDone: done, contact: try await chat.contact(id: file.contactId))
+            view.fileStatus(file, chunksDone: done, contact: try await chat.filePeer(file))
                 .forEach(output)
         case .chatCommand(let command):
             switch await chat.execute(command) {
@@ -307,7 +307,7 @@ struct LineMode {
             default: output("ok")
             }
         case .createGroup, .addMember, .joinGroup, .groupMembers, .sendGroup, .editGroup, .deleteGroup, .tailGroup,
-            .leaveGroup, .changeRole, .removeMember, .deleteGroupChat, .replyGroup, .reactGroup:
+            .leaveGroup, .changeRole, .removeMember, .deleteGroupChat, .replyGroup, .reactGroup, .sendGroupFile:
             try await performGroup(command, chat: chat)
         case .help:
             CLICommand.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
