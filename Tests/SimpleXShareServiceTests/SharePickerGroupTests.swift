@@ -37,16 +37,16 @@ struct SharePickerGroupTests {
         #expect(text.choices("tea") == [.group(groups[0])])
         #expect(text.selectable(.group(groups[0])))
         #expect(!text.selectable(.group(groups[1])) && !text.selectable(.group(groups[2])))
-        // A share with files: no group can take it yet, and one that forbids files says so.
+        // A share with files: a group that forbids files says so.
         var noFiles = group(4, "quiet")
         noFiles.profile.groupPreferences = ["files": ["enable": "off"]]
         let files = ChatPicker(contacts: [bob], groups: [groups[0], noFiles], files: true)
         #expect(
             files.lines(.init()).dropFirst() == [
-                "> @1 bob", "  #1 #team  — files cannot go to a group yet",
-                "  #4 #quiet  — files are prohibited here",
+                "> @1 bob", "  #1 #team", "  #4 #quiet  — files are prohibited here",
             ])
-        #expect(!files.selectable(.group(groups[0])))
+        #expect(files.selectable(.group(groups[0])))
+        #expect(!files.selectable(.group(noFiles)))
         #expect(files.selectable(.contact(bob)))
     }
 

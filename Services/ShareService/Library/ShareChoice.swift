@@ -6,8 +6,7 @@ enum ShareChoice: Equatable {
     case group(ChatGroup)
 
     /// Why the group cannot take this share (shown greyed beside it), or nil: the user must be a
-    /// member who may send, and files need a group that allows them and a core that sends them to
-    /// groups, which this one does not yet.
+    /// member who may send, and files need a group that allows them for the user's role.
     static func groupProblem(_ group: ChatGroup, files: Bool) -> String? {
         switch group.membership.status {
         case .invited: return "not joined yet"
@@ -15,10 +14,9 @@ enum ShareChoice: Equatable {
         default: break
         }
         guard group.membership.role >= .author else { return "you are an observer" }
-        guard files else { return nil }
-        guard group.profile.allowsGroupFeature("files", role: group.membership.role) else {
+        guard !files || group.profile.allowsGroupFeature("files", role: group.membership.role) else {
             return "files are prohibited here"
         }
-        return "files cannot go to a group yet"
+        return nil
     }
 }

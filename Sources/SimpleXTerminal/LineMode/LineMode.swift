@@ -141,7 +141,7 @@ struct LineMode {
     ) async throws -> String {
         if let group = await SharedContentSender.group(ref, chat: chat) {
             let item: GroupChatItem
-            do { item = try await SharedContentSender.send(content, to: group, chat: chat) } catch
+            do { item = try await SharedContentSender.send(content, to: group, chat: chat, linkPreviews: linkPreviews) } catch
                 let failure as SharedContentSender.Failure
             {
                 throw DBusError.invalidArgs(failure.description)
