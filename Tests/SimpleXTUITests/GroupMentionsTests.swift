@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import SimpleXChat
 @testable import SimpleXTUI
@@ -173,5 +174,35 @@ struct GroupMentionsTests {
         #expect(!rows(muted).contains("🔕@"))
         #expect(rows(mentions).contains("#team 🔕@"))
         #expect(!rows(fixtures.team()).contains("🔕"))
+    }
+
+    @Test func ctrlTOffersAFileToTheGroupAndSReceivesAMembersFile() throws {
+        let bob = fixtures.member(2, "bob")
+        var offer = GroupChatItem(
+            itemId: 1, groupId: 7, member: bob, content: .file(""), timestamp: now, sharedMsgId: nil,
+            forwarded: false)
+        offer.file = ChatFile(
+            fileId: 5, contactId: 0, itemId: 1, sharedMsgId: nil, direction: .received, fileName: "plan.txt",
+            fileSize: 18, filePath: nil, status: .rcvInvitation, digest: nil, chunkSize: 16_000, groupId: 7,
+            groupMemberId: 2)
+        var app = openTeam([offer], names: ["bob"])
+        #expect(AppView().draw(&app).lines.contains { $0.text.contains("plan.txt") })
+        _ = app.update(.key(.key(.up, [])))
+        #expect(app.update(.key(.character("s"))) == [.receiveFile(fileId: 5)])
+        // Not again once it is being received.
+        var accepted = offer
+        accepted.file?.status = .rcvAccepted
+        app = openTeam([accepted], names: ["bob"])
+        _ = app.update(.key(.key(.up, [])))
+        #expect(app.update(.key(.character("s"))) == [])
+
+        let directory = try TemporaryDirectory("group-attach")
+        let path = directory.appending("notes.txt")
+        try "notes".write(toFile: path, atomically: true, encoding: .utf8)
+        app = openTeam(names: ["bob"])
+        _ = app.update(.key(.control("t")))
+        #expect(AppView().draw(&app).lines.contains { $0.text.contains("Offer a file to #team") })
+        for character in path { _ = app.update(.key(.character(character))) }
+        #expect(app.update(.key(.key(.enter, []))) == [.sendGroupFile(groupId: 7, path: path)])
     }
 }

@@ -68,6 +68,13 @@ extension AppEffects {
                 .groupOpened(
                     group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
             report(.chatList(await chatList()))
+        case .sendGroupFile(let groupId, let path):
+            let group = try await group(groupId)
+            _ = try await chat.sendGroupFile(group.localDisplayName, path: path)
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            report(.chatList(await chatList()))
         case .reactGroup(let groupId, let item, let emoji, let add):
             let group = try await group(groupId)
             _ = try await chat.reactGroup(group.localDisplayName, item, emoji: emoji, add: add)

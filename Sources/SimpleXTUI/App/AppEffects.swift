@@ -184,7 +184,7 @@ public struct AppEffects: Sendable {
             .setAlias, .setNotifications, .setReceipts, .setChatLayout, .clearChat, .deleteContact:
             try await performSettings(effect)
         case .openGroup, .sendGroup, .joinGroup, .createGroup, .inviteMembers, .loadGroupInfo, .leaveGroup, .deleteGroup,
-            .editGroupItem, .deleteGroupItem, .replyGroup, .reactGroup:
+            .editGroupItem, .deleteGroupItem, .replyGroup, .reactGroup, .sendGroupFile:
             try await performGroup(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break

@@ -1,8 +1,9 @@
 import Foundation
 import SimpleXChat
 
-/// The item cursor in a group chat: ↑↓ move, `r` replies, `+` reacts, `e` edits and `D` deletes
-/// the user's own message (for every member, confirmed), `c` copies, `i` shows the item's info.
+/// The item cursor in a group chat: ↑↓ move, `r` replies, `+` reacts, `s` receives a member's file,
+/// `e` edits and `D` deletes the user's own message (for every member, confirmed), `c` copies, `i`
+/// shows the item's info.
 extension AppModel {
     mutating func handleGroupMessagesKey(_ key: KeyInput, _ group: GroupChatState) -> [AppEffect] {
         guard let item = group.cursorItem else {
@@ -36,6 +37,8 @@ extension AppModel {
             focus = .compose
         case .character("+") where !item.deleted && !item.isError && item.sharedMsgId != nil:
             overlays.append(.reactions(ReactionPicker(groupId: group.group.groupId, item: item)))
+        case .character("s") where item.file?.status == .rcvInvitation:
+            return item.file.map { [.receiveFile(fileId: $0.fileId)] } ?? []
         case .character("e"), .character("D"):
             status = ("only your own messages can be edited or deleted for everyone", true)
         case .character("c"):

@@ -101,6 +101,12 @@ extension AppModel {
         case .key(.escape, _) where group.editing != nil:
             groupChat?.editing = nil
             compose.clear()
+        case .control("t"):
+            overlays.append(
+                .prompt(
+                    TextPrompt(
+                        kind: .attachFile, title: "Offer a file to #\(group.group.localDisplayName)",
+                        hint: "a path (Tab completes), Enter sends, Esc cancels")))
         case .key(.escape, _) where group.replying != nil:
             groupChat?.replying = nil
         case .key(.escape, _): focus = .list

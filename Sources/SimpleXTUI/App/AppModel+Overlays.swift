@@ -211,6 +211,7 @@ extension AppModel {
                 overlays.append(.prompt(prompt))
                 return []
             }
+            if let groupChat { return [.sendGroupFile(groupId: groupChat.group.groupId, path: path)] }
             guard let chat else { return [] }
             return [.sendFile(contactId: chat.contact.contactId, path: path)]
         case .searchAll:

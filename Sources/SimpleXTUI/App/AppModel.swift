@@ -132,6 +132,8 @@ public enum AppEffect: Equatable, Sendable {
     /// A reply to a group item; the user's reaction to one, added or removed.
     case replyGroup(groupId: Int64, text: String, quoting: GroupChatItem)
     case reactGroup(groupId: Int64, item: GroupChatItem, emoji: MsgReactionEmoji, add: Bool)
+    /// A file offered to every member of the group (Ctrl+T in a group).
+    case sendGroupFile(groupId: Int64, path: String)
 }
 
 /// Which part of the screen takes the keys.
