@@ -130,4 +130,54 @@ struct GroupMentionsEndToEndTests {
         #expect(!bob.process.allOutput.contains { $0.contains("nope.txt") })
         for user in [alice, bob, cath] { try await user.quit() }
     }
+
+    /// Two members called bob: each member's text names them by its own local names (`bob`,
+    /// `bob_1`), and the mention reaches the one meant, through the member id it carries.
+    @Test func membersWithOneNameAreToldApartByTheirLocalNames() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        let otherBob = try await CLIUser("bob", relay: relay)
+        let cath = try await CLIUser("cath", relay: relay)
+        alice.send("/g team")
+        try await alice.expectLine("group #team is created")
+        for (member, name) in [(bob, "bob"), (otherBob, "bob_1"), (cath, "cath")] {
+            // Connected just before the invitation, as the team helper does.
+            alice.send("/c")
+            let link = try await alice.expect("simplex:/invitation#/?v=")
+            member.send("/c \(link)")
+            try await alice.expectLine("\(name): contact is connected")
+            try await member.expectLine("alice: contact is connected")
+            alice.send("/a team \(name) member")
+            try await member.expectLine("use /j team to accept")
+            member.send("/j team")
+            try await member.expectLine("#team: you joined the group")
+            try await alice.expectLine("#team: \(name) joined the group")
+            if member === otherBob {
+                try await bob.expectLine("#team: new member bob_1 is connected")
+                try await otherBob.expectLine("#team: member bob_1 is connected")
+            }
+        }
+        // cath knows both: as bob and bob_1.
+        let connected = await eventually {
+            let lines = cath.process.allOutput
+            return lines.contains("#team: member bob is connected")
+                && lines.contains("#team: member bob_1 is connected")
+        }
+        #expect(connected, "\(cath.process.allOutput)")
+        for name in ["bob_1", "bob"] {
+            cath.send("#team a word for @\(name)")
+            let pattern = #"\d\d:\d\d #team cath(!?)> a word for @"# + name
+            let first = try await bob.expectLine(pattern)
+            let second = try await otherBob.expectLine(pattern)
+            // Exactly one of the two is meant.
+            #expect(first.contains("cath!>") != second.contains("cath!>"), "\(first) / \(second)")
+        }
+        // And each is meant once: the two mentions went to different bobs.
+        let marked = [bob, otherBob].map { user in
+            user.process.allOutput.filter { $0.contains("cath!> a word") }.count
+        }
+        #expect(marked == [1, 1], "\(marked)")
+        for user in [alice, bob, otherBob, cath] { try await user.quit() }
+    }
 }
