@@ -173,6 +173,18 @@ struct GroupMentionsTests {
         #expect(rows(muted).contains("#team 🔕"))
         #expect(!rows(muted).contains("🔕@"))
         #expect(rows(mentions).contains("#team 🔕@"))
+        // Unread mentions of the user: `@` beside the unread count.
+        var mentioned = ChatListEntry(kind: .group(fixtures.team()), unreadCount: 3)
+        mentioned.unreadMentions = 1
+        let badge = ChatListView.rows(
+            mentioned, width: 30, selected: false, number: nil, style: ChatListStyle(), now: now)[1].text
+        #expect(badge.contains(" @ 3 "))
+        #expect(
+            [ChatListEntry(kind: .group(fixtures.team()), unreadCount: 3)].withUnreadMentions(["#8": 2])[0]
+                .unreadMentions == 0)
+        #expect(
+            [ChatListEntry(kind: .group(fixtures.team()), unreadCount: 3)].withUnreadMentions(["#7": 2])[0]
+                .unreadMentions == 2)
         #expect(!rows(fixtures.team()).contains("🔕"))
     }
 

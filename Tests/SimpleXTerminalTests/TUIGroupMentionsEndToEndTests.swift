@@ -53,11 +53,26 @@ struct TUIGroupMentionsEndToEndTests {
         try await bob.waitUntil("carol's 👍 on his message") { screen in
             TUIGroupsEndToEndTests.chatPane(screen).contains { $0.contains("👍") }
         }
+        // bob goes to alice's chat: carol's reply to him is an unread mention there, `@` in the list.
+        try await bob.press("C-k")
+        try await bob.type("alice")
+        try await bob.press("Enter")
+        try await bob.waitUntil("alice's chat") {
+            $0.contains("> Message") && !$0.contains("#team · you are")
+        }
         // The cursor stays on the item reacted to.
         try await carol.press("r")
         try await carol.waitFor("replying to bob: lunch @carol today?")
         try await carol.type("yes, at noon")
         try await carol.press("Enter")
+        try await bob.waitUntil("the unread mention in the list") { screen in
+            screen.split(separator: "\n").contains {
+                $0.contains("carol: yes, at noon") && $0.contains(" @ 1 ")
+            }
+        }
+        try await bob.press("C-k")
+        try await bob.type("team")
+        try await bob.press("Enter")
         try await bob.waitUntil("carol's reply quoting him") { screen in
             let pane = TUIGroupsEndToEndTests.chatPane(screen)
             guard let reply = pane.firstIndex(where: { $0.contains("yes, at noon") }) else { return false }

@@ -28,6 +28,11 @@ extension ChatController {
         return mentions
     }
 
+    /// The group's unread items that mention the user (the chat list's `@`).
+    public func groupUnreadMentionCount(_ name: String) throws(ChatError) -> Int {
+        try store.groupUnreadMentionCount(groupId: try store.group(named: name, user).groupId)
+    }
+
     /// Whether a member's message mentions the user: one of its first five mentions is the user's
     /// member id, or it quotes the user's message.
     static func mentionsUser(_ mentions: [String: MemberID], quote: QuotedMsg?, in group: ChatGroup) -> Bool {

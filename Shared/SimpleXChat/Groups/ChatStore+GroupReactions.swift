@@ -43,4 +43,14 @@ extension ChatStore {
         }
         return reactions
     }
+
+    /// How many of a group's unread items mention the user.
+    func groupUnreadMentionCount(groupId: Int64) throws(ChatError) -> Int {
+        let row = try row(
+            """
+            SELECT COUNT(*) AS mentions FROM chat_items
+              WHERE group_id = ? AND item_status = 'rcv_new' AND user_mention = 1
+            """, [groupId])
+        return row.map { (try? value($0, "mentions") as Int64) ?? 0 }.map(Int.init) ?? 0
+    }
 }

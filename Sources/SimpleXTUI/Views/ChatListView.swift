@@ -150,7 +150,7 @@ public struct ChatListView: Sendable {
         let preview = Self.preview(entry, showPreviews: style.showPreviews)
         var badge = ""
         if entry.unreadCount > 0 {
-            badge = " \(entry.unreadCount) "
+            badge = entry.unreadMentions > 0 ? " @ \(entry.unreadCount) " : " \(entry.unreadCount) "
         } else if entry.unreadChat {
             badge = " ● "
         }
