@@ -39,15 +39,35 @@ enum SharedContentSender {
         return sent
     }
 
-    /// Sends `content` to `group`: text only, as the chat core sends no files into groups yet.
+    /// Sends `content` to `group` as to a contact (files offered to every member); returns the last
+    /// item sent.
     static func send(
-        _ content: ClientHandoff.SharedContent, to group: ChatGroup, chat: ChatController
+        _ content: ClientHandoff.SharedContent, to group: ChatGroup, chat: ChatController, linkPreviews: Bool = false
     ) async throws -> GroupChatItem {
-        guard content.files.isEmpty else {
-            throw Failure(description: "Share: files cannot be shared into a group yet (only into a contact's chat)")
+        guard content.text?.isEmpty == false || !content.files.isEmpty else {
+            throw Failure(description: "Share: nothing to send (text or files)")
         }
-        guard let text = content.text, !text.isEmpty else { throw Failure(description: "Share: nothing to send (text)") }
-        return try await chat.sendGroup(group.localDisplayName, .text(text))
+        let files = content.files.map { $0.hasPrefix("file://") ? (URL(string: $0)?.path ?? $0) : $0 }
+        let items: [SharedItem]
+        do {
+            items = try SharedItems.make(
+                text: content.text.flatMap { $0.isEmpty ? nil : $0 }, files: files,
+                writingInto: files.first.map { ($0 as NSString).deletingLastPathComponent } ?? "",
+                linkPreview: linkPreviews ? { LinkPreviews.fetch($0) } : nil)
+        } catch {
+            throw Failure(description: "Share: \(error.description)")
+        }
+        var last: GroupChatItem?
+        for item in items {
+            last =
+                if let path = item.path {
+                    try await chat.sendGroupFile(group.localDisplayName, path: path, content: item.content)
+                } else {
+                    try await chat.sendGroup(group.localDisplayName, item.content)
+                }
+        }
+        guard let last else { throw Failure(description: "Share: nothing to send (text or files)") }
+        return last
     }
 
     /// The group of chat reference `ref` (`#3`), if there is one.

@@ -67,12 +67,31 @@ struct CLICommandTests {
         #expect(throws: CLIParseError("unknown command /set: type /help")) {
             try CLICommand.parse("/set alias x")
         }
-        // SimpleX CLI users' group commands not built yet get a plain answer, not "unknown".
-        for line in [">#team (hi) yes"] {
-            #expect(throws: CLIParseError("this group command is not supported by this client yet")) {
-                try CLICommand.parse(line)
-            }
+    }
+
+    /// Replies and reactions naming a group, as SimpleX's CLI writes them.
+    @Test func groupRepliesAndReactions() throws {
+        #expect(
+            try CLICommand.parse("> #team @bob (hello) hi there")
+                == .replyGroup("team", member: "bob", quoted: "hello", text: "hi there"))
+        #expect(
+            try CLICommand.parse(">#team (my own) again")
+                == .replyGroup("team", member: nil, quoted: "my own", text: "again"))
+        #expect(
+            try CLICommand.parse("> #team @'Bob B' (a b) c")
+                == .replyGroup("team", member: "Bob B", quoted: "a b", text: "c"))
+        #expect(
+            try CLICommand.parse("+1 #team hello there")
+                == .reactGroup("team", emoji: "+1", text: "hello there"))
+        #expect(try CLICommand.parse("-❤️ #team hello") == .reactGroup("team", emoji: "-❤️", text: "hello"))
+        #expect(throws: CLIParseError("usage: > #group [@member] (quoted text) reply")) {
+            try CLICommand.parse("> #team @bob hello")
         }
+        #expect(throws: CLIParseError("usage: +1 #group text")) { try CLICommand.parse("+1 #team") }
+        #expect(
+            try CLICommand.parse("/f #team ./notes of us.txt")
+                == .sendGroupFile("team", path: "./notes of us.txt"))
+        #expect(throws: CLIParseError("usage: /f #<group> <path>")) { try CLICommand.parse("/f #team") }
     }
 
     @Test func reactionMarkersMapToSimplexEmoji() {

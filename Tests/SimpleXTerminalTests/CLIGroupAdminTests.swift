@@ -35,12 +35,12 @@ import Testing
             ),
             ("/set delete #team on", .setPreference("team", .fullDelete, on: true, role: nil, ttl: nil)),
             ("@#team bob hi there", .sendToMember(group: "team", member: "bob", text: "hi there")),
-            ("/f #team /tmp/a.txt", .sendGroupFile("team", path: "/tmp/a.txt")),
         ]
         for (line, expected) in cases {
             #expect(try CLICommand.parse(line) == .groupAdmin(expected), "\(line)")
         }
-        // Other `/set` and `/f` lines are what they were.
+        // A file to a group is the group files command; other `/set` and `/f` lines are what they were.
+        #expect(try CLICommand.parse("/f #team /tmp/a.txt") == .sendGroupFile("team", path: "/tmp/a.txt"))
         #expect(try CLICommand.parse("/f @bob /tmp/a.txt") == .sendFile(to: "bob", path: "/tmp/a.txt"))
         #expect(try CLICommand.parse("/delete @bob") == .deleteContact("bob"))
     }

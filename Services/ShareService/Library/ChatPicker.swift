@@ -8,6 +8,10 @@ import SimpleXChat
 /// draws on `/dev/tty`, so text piped into the helper is left alone.
 struct ChatPicker {
     let contacts: [ChatContact]
+    /// The user's groups, listed after the contacts; those that cannot take the share greyed.
+    var groups: [ChatGroup] = []
+    /// The share carries files (groups cannot take them yet).
+    var files = false
     /// How many rows of chats are drawn at once.
     var rows = 10
 
@@ -32,9 +36,27 @@ struct ChatPicker {
         }
     }
 
-    /// Runs on the controlling terminal; the chosen contact, or nil when the user gave up. Throws
+    /// The contacts, then the groups, whose name contains `filter` (ignoring case).
+    func choices(_ filter: String) -> [ShareChoice] {
+        let lowered = filter.lowercased()
+        let shownGroups = groups.filter {
+            filter.isEmpty || $0.localDisplayName.lowercased().contains(lowered)
+                || $0.profile.fullName.lowercased().contains(lowered)
+        }
+        return matches(filter).map(ShareChoice.contact) + shownGroups.map(ShareChoice.group)
+    }
+
+    /// Whether `choice` can be chosen for this share.
+    func selectable(_ choice: ShareChoice) -> Bool {
+        switch choice {
+        case .contact(let contact): Self.selectable(contact)
+        case .group(let group): ShareChoice.groupProblem(group, files: files) == nil
+        }
+    }
+
+    /// Runs on the controlling terminal; the chosen chat, or nil when the user gave up. Throws
     /// when there is no terminal.
-    func choose() throws(ShareSender.Failure) -> ChatContact? {
+    func choose() throws(ShareSender.Failure) -> ShareChoice? {
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else {
             throw .init(description: "no terminal to choose the chat in: give it with --to @name", status: ShareExit.usage)
@@ -58,10 +80,10 @@ struct ChatPicker {
         while true {
             drawn = draw(state, on: tty, erasing: drawn)
             guard let key = readKey(tty) else { return nil }
-            let shown = matches(state.filter)
+            let shown = choices(state.filter)
             switch key {
             case .enter:
-                guard state.selected < shown.count, Self.selectable(shown[state.selected]) else { continue }
+                guard state.selected < shown.count, selectable(shown[state.selected]) else { continue }
                 erase(drawn, on: tty)
                 return shown[state.selected]
             case .cancel:
@@ -91,14 +113,20 @@ struct ChatPicker {
 
     /// The lines the picker shows for `state` (without terminal codes, for tests and drawing).
     func lines(_ state: State) -> [String] {
-        let shown = matches(state.filter)
+        let shown = choices(state.filter)
         var lines = ["Send to which chat? Type to filter, ↑↓ to move, Enter to send, Esc to cancel: \(state.filter)"]
         let first = max(0, min(state.selected - rows + 1, shown.count - rows))
-        for (index, contact) in shown.enumerated().dropFirst(first).prefix(rows) {
+        for (index, choice) in shown.enumerated().dropFirst(first).prefix(rows) {
             let marker = index == state.selected ? ">" : " "
-            let alias = contact.localAlias.isEmpty ? "" : " (\(contact.localDisplayName))"
-            let why = !contact.active ? "  — deleted the contact" : !contact.ready ? "  — still connecting" : ""
-            lines.append("\(marker) @\(contact.contactId) \(contact.viewName)\(alias)\(why)")
+            switch choice {
+            case .contact(let contact):
+                let alias = contact.localAlias.isEmpty ? "" : " (\(contact.localDisplayName))"
+                let why = !contact.active ? "  — deleted the contact" : !contact.ready ? "  — still connecting" : ""
+                lines.append("\(marker) @\(contact.contactId) \(contact.viewName)\(alias)\(why)")
+            case .group(let group):
+                let why = ShareChoice.groupProblem(group, files: files).map { "  — " + $0 } ?? ""
+                lines.append("\(marker) #\(group.groupId) #\(group.localDisplayName)\(why)")
+            }
         }
         if shown.isEmpty { lines.append("  no chat matches") }
         return lines
@@ -110,7 +138,7 @@ struct ChatPicker {
         var text = ""
         for (index, line) in lines.enumerated() {
             // The chosen row in reverse video; chats that cannot be chosen dimmed.
-            let dim = line.hasSuffix("still connecting") || line.hasSuffix("deleted the contact")
+            let dim = line.contains("  — ")
             let styled = line.hasPrefix(">") ? "\u{1B}[7m\(line)\u{1B}[0m" : dim ? "\u{1B}[2m\(line)\u{1B}[0m" : line
             text += styled + (index == lines.count - 1 ? "" : "\r\n")
         }

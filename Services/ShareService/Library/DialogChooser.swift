@@ -9,6 +9,8 @@ import SimpleXDesktop
 struct DialogChooser {
     enum Outcome: Equatable {
         case chosen(Int64)
+        /// A group (`#3`) was chosen.
+        case chosenGroup(Int64)
         case cancelled
         /// The helper runs again in a terminal, where the user chooses.
         case handedToTerminal
@@ -24,11 +26,16 @@ struct DialogChooser {
         return order.compactMap { name in find(name).map { (name, $0) } }
     }
 
-    /// The dialog's command line for `contacts` and `count` items.
-    static func arguments(for dialog: String, contacts: [ChatContact], items count: Int) -> [String] {
+    /// The dialog's command line for `contacts`, then `groups` (`#3`, `#team`), and `count` items.
+    /// The dialogs cannot grey a row: the caller leaves out what cannot be chosen.
+    static func arguments(for dialog: String, contacts: [ChatContact], groups: [ChatGroup] = [], items count: Int)
+        -> [String]
+    {
         let title = "Send with SimpleX Chat"
         let question = "Send \(count == 1 ? "1 item" : "\(count) items") to which chat?"
-        let rows = contacts.flatMap { ["@\($0.contactId)", $0.viewName] }
+        let rows =
+            contacts.flatMap { ["@\($0.contactId)", $0.viewName] }
+            + groups.flatMap { ["#\($0.groupId)", "#" + $0.localDisplayName] }
         switch dialog {
         case "kdialog": return ["--title", title, "--menu", question] + rows
         case "yad":
@@ -40,15 +47,28 @@ struct DialogChooser {
 
     /// The chat id a dialog printed (`@12`, yad's `@12|`).
     static func chosen(from output: String) -> Int64? {
-        let first = output.split(whereSeparator: { $0 == "\n" || $0 == "|" }).first.map(String.init) ?? ""
-        let trimmed = first.trimmingCharacters(in: .whitespaces)
+        let trimmed = firstWord(output)
         return Int64(trimmed.hasPrefix("@") ? String(trimmed.dropFirst()) : trimmed)
     }
 
-    func choose(_ contacts: [ChatContact], items count: Int, again: [String]) -> Outcome {
+    /// The group id a dialog printed (`#3`), or nil when it chose a contact.
+    static func chosenGroup(from output: String) -> Int64? {
+        let trimmed = firstWord(output)
+        return trimmed.hasPrefix("#") ? Int64(trimmed.dropFirst()) : nil
+    }
+
+    private static func firstWord(_ output: String) -> String {
+        let first = output.split(whereSeparator: { $0 == "\n" || $0 == "|" }).first.map(String.init) ?? ""
+        return first.trimmingCharacters(in: .whitespaces)
+    }
+
+    func choose(_ contacts: [ChatContact], groups: [ChatGroup] = [], items count: Int, again: [String]) -> Outcome {
         if let dialog = dialogs().first {
-            let (status, output) = run(dialog.path, Self.arguments(for: dialog.name, contacts: contacts, items: count))
-            guard status == 0, let id = Self.chosen(from: output) else { return .cancelled }
+            let (status, output) = run(
+                dialog.path, Self.arguments(for: dialog.name, contacts: contacts, groups: groups, items: count))
+            guard status == 0 else { return .cancelled }
+            if let id = Self.chosenGroup(from: output) { return .chosenGroup(id) }
+            guard let id = Self.chosen(from: output) else { return .cancelled }
             return .chosen(id)
         }
         if let terminal = find("x-terminal-emulator") {

@@ -114,18 +114,30 @@ public enum ShareMain {
                 throw .init(description: error.description, status: ShareExit.dataError)
             }
         } else if ChatPicker.hasTerminal {
-            // No --to: the user picks in the terminal.
-            guard let picked = try ChatPicker(contacts: contacts.filter(\.active)).choose() else {
-                throw .init(description: "no chat chosen: nothing was sent", status: ShareExit.usage)
+            // No --to: the user picks in the terminal, a contact or a group.
+            let picker = ChatPicker(
+                contacts: contacts.filter(\.active), groups: pickableGroups(container), files: !request.files.isEmpty)
+            switch try picker.choose() {
+            case .contact(let picked): contact = picked
+            case .group(let group):
+                return try await shareToGroup("#\(group.groupId)", request, container: container, environment: environment)
+            case nil: throw .init(description: "no chat chosen: nothing was sent", status: ShareExit.usage)
             }
-            contact = picked
         } else {
             // Started without a terminal (a file manager): a dialog, or a terminal of its own.
             let choosable = contacts.filter(ChatPicker.selectable)
+            let groups = pickableGroups(container).filter {
+                ShareChoice.groupProblem($0, files: !request.files.isEmpty) == nil
+            }
             let count = request.files.isEmpty ? 1 : request.files.count
             var again = request.text.map { ["--text", $0] } ?? []
             again += ["--"] + request.files
-            switch DialogChooser(environment: environment).choose(choosable, items: count, again: again) {
+            switch DialogChooser(environment: environment).choose(choosable, groups: groups, items: count, again: again) {
+            case .chosenGroup(let id):
+                guard groups.contains(where: { $0.groupId == id }) else {
+                    throw .init(description: "the dialog chose #\(id), which is not a group here", status: ShareExit.dataError)
+                }
+                return try await shareToGroup("#\(id)", request, container: container, environment: environment)
             case .chosen(let id):
                 guard let picked = choosable.first(where: { $0.contactId == id }) else {
                     throw .init(

@@ -3,11 +3,12 @@ import SimpleXChat
 import SimpleXDesktop
 import SimpleXSystem
 
-/// Sharing text into a group (files in groups are not in the core yet): through the running client,
-/// or with a core of our own as `standalone(preparing:to:display:)` does for a contact.
+/// Sharing into a group: through the running client, or with a core of our own as
+/// `standalone(preparing:to:display:)` does for a contact. A file is offered to every member; each member's
+/// transfer starts when it accepts, in whichever process runs then (as a contact's does).
 extension ShareSender {
-    /// Sends `text` to `group` with a core of our own, waiting until the relay has it for every member.
-    func standalone(_ text: String, to group: ChatGroup) async throws(Failure) {
+    /// Sends `items` to `group` with a core of our own, waiting until the relay has them for every member.
+    func standalone(_ items: [SharedItem], to group: ChatGroup) async throws(Failure) {
         let defaults = GroupDefaults(container: container)
         let handoff = ClientHandoff(container: container, defaults: defaults, bus: bus, environment: environment, role: .share)
         let lock: FileLock
@@ -24,7 +25,15 @@ extension ShareSender {
         }
         await chat.startSending()
         var failure: Failure?
-        do { _ = try await chat.sendGroup(group.localDisplayName, .text(text)) } catch {
+        do {
+            for item in items {
+                if let path = item.path {
+                    _ = try await chat.sendGroupFile(group.localDisplayName, path: path, content: item.content)
+                } else {
+                    _ = try await chat.sendGroup(group.localDisplayName, item.content)
+                }
+            }
+        } catch {
             failure = Failure(description: "\(error)", status: ShareExit.dataError)
         }
         let delivered = await chat.waitForDeliveries(timeout: deliveryTimeout)
@@ -33,7 +42,9 @@ extension ShareSender {
         if let failure { throw failure }
         guard delivered else {
             throw Failure(
-                description: "the relay cannot be reached: it is queued and goes out when SimpleX Chat runs next",
+                description: "the relay cannot be reached: "
+                    + (items.count == 1 ? "it is queued and goes out" : "they are queued and go out")
+                    + " when SimpleX Chat runs next",
                 status: ShareExit.tempFail)
         }
     }

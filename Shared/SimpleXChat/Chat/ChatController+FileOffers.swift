@@ -77,7 +77,7 @@ extension ChatController {
         do {
             for file in try store.unfinishedFiles(user) {
                 guard let connection = try store.fileConnection(file) else { continue }
-                let contact = try store.contact(id: file.contactId)
+                let contact = try filePeer(file)
                 switch file.status {
                 case .rcvAccepted:
                     // Refused unless the sender's confirmation came and was not yet answered.

@@ -16,7 +16,7 @@ extension ChatController {
         guard let id = event.fileConnectionID, let file = try store.file(agentConnectionID: id) else {
             return false
         }
-        let contact = try store.contact(id: file.contactId)
+        let contact = try filePeer(file)
         switch event {
         case .confirmation:
             // The sender joined the connection we offered for the file.

@@ -62,7 +62,7 @@ extension ChatController {
     public func receiveFile(_ id: Int64, to path: String? = nil) async throws(ChatError) -> ChatFile {
         let file = try store.file(id: id, user)
         guard file.direction == .received else { throw .file(.noFile(id)) }
-        return try await accept(file, contact: try store.contact(id: file.contactId), to: path)
+        return try await accept(file, contact: try filePeer(file), to: path)
     }
 
     /// A file by its number (`/fs id`), with how many of its chunks are done (received, or
@@ -80,7 +80,7 @@ extension ChatController {
     public func cancelFile(_ id: Int64) async throws(ChatError) -> ChatFile {
         var file = try store.file(id: id, user)
         guard !file.status.isFinal else { throw .file(.alreadyDone(name: file.fileName, file.status)) }
-        let contact = try store.contact(id: file.contactId)
+        let contact = try filePeer(file)
         let fileConnection = try store.fileConnection(file)
         if file.direction == .sent {
             if let msgId = file.sharedMsgId, contact.ready, let id = contact.agentConnectionID {

@@ -18,6 +18,10 @@ public struct ChatFile: Equatable, Sendable {
     /// SHA-512 of the file's bytes, when the sender gave it.
     public let digest: [UInt8]?
     public let chunkSize: Int
+    /// A group's file: its group and the member it goes to or came from (nil on the user's offer to
+    /// the whole group); `contactId` is 0 then.
+    public var groupId: Int64? = nil
+    public var groupMemberId: Int64? = nil
 
     /// The chunks the file travels in (at least one, so an empty file is sent too).
     public var chunking: FileChunking { FileChunking(fileSize: fileSize, chunkSize: chunkSize) }

@@ -3,7 +3,7 @@ import Foundation
 extension ChatStore {
     static let fileColumns = """
         SELECT file_id, contact_id, chat_item_id, file_sent, file_name, file_path, file_size, chunk_size, file_digest,
-          ci_file_status, shared_msg_id FROM files
+          ci_file_status, shared_msg_id, group_id, group_member_id FROM files
         """
 
     func file(_ row: Row) throws(ChatError) -> ChatFile {
@@ -11,13 +11,14 @@ extension ChatStore {
         let sent: Bool = try value(row, "file_sent")
         let shared: [UInt8]? = try value(row, "shared_msg_id")
         return ChatFile(
-            fileId: try value(row, "file_id"), contactId: try value(row, "contact_id"),
+            fileId: try value(row, "file_id"), contactId: (try value(row, "contact_id") as Int64?) ?? 0,
             itemId: try value(row, "chat_item_id"),
             sharedMsgId: shared.map { SharedMsgID(bytes: $0) }, direction: sent ? .sent : .received,
             fileName: try value(row, "file_name"), fileSize: try value(row, "file_size"),
             filePath: try value(row, "file_path"),
             status: ChatFileStatus(rawValue: status) ?? (sent ? .sndError : .rcvError),
-            digest: try value(row, "file_digest"), chunkSize: Int(try value(row, "chunk_size") as Int64))
+            digest: try value(row, "file_digest"), chunkSize: Int(try value(row, "chunk_size") as Int64),
+            groupId: try value(row, "group_id"), groupMemberId: try value(row, "group_member_id"))
     }
 
     /// Stores a file offered by the user or to the user, with the item that offered it.

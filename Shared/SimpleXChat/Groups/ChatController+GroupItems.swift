@@ -19,6 +19,22 @@ extension ChatController {
         return item
     }
 
+    /// The last item of group `name` starting with `prefix` by member `author` (nil: by the user),
+    /// for a reply (`> #team @bob (hello) hi`).
+    public func findGroupItem(in name: String, author: String?, textPrefix prefix: String) throws(ChatError)
+        -> GroupChatItem
+    {
+        guard let author else { return try findGroupItem(in: name, sentByUser: true, textPrefix: prefix) }
+        let group = try store.group(named: name, user)
+        guard
+            let item = try store.groupItems(groupId: group.groupId, count: 200).last(where: { item in
+                !item.isError && !item.deleted && item.text.hasPrefix(prefix)
+                    && item.member?.localDisplayName == author
+            })
+        else { throw .itemNotFound("from \(author) starting with \(prefix) in #\(group.localDisplayName)") }
+        return item
+    }
+
     /// Edits the user's own message in the group (`x.msg.update` to every ready member).
     public func editGroup(_ name: String, _ item: GroupChatItem, to content: MsgContent)
         async throws(ChatError)
@@ -28,7 +44,9 @@ extension ChatController {
         guard item.member == nil, let msgId = item.sharedMsgId else {
             throw .invalidCommand("only your own messages can be edited")
         }
-        try await sendToReadyMembers(.msgUpdate(MsgUpdate(msgId: msgId, content: content)), in: group)
+        let mentions = try groupMentions(in: content.text, group: group)
+        try await sendToReadyMembers(
+            .msgUpdate(MsgUpdate(msgId: msgId, content: content, mentions: mentions)), in: group)
         try store.updateGroupItem(item, content)
         return try store.groupItem(id: item.itemId, groupId: group.groupId)
     }
@@ -68,7 +86,9 @@ extension ChatController {
                 !item.deleted, item.moderation == nil || item.moderation == .blocked,
                 item.content != update.content
             else { return false }
-            try store.updateGroupItem(item, update.content)
+            // A reply to the user's message stays a mention of the user whatever the edit says.
+            let mention = item.quote?.byUser == true || Self.mentionsUser(update.mentions, quote: nil, in: group)
+            try store.updateGroupItem(item, update.content, userMention: mention)
             emit(.group(.itemUpdated(group, try store.groupItem(id: item.itemId, groupId: group.groupId))))
             return true
         case .msgDel(let msgId, let memberId, _):

@@ -35,11 +35,16 @@ extension ChatController {
                 if forwardedBy == nil { try await forward(message, from: sender, in: group) }
                 return
             }
-            let item = try moderatedOnArrival(
+            var item = try moderatedOnArrival(
                 try store.insertGroupItem(
                     user, groupId: group.groupId, member: sender, content: container.content,
                     sharedMsgId: message.msgId,
-                    forwarded: forwardedBy != nil), from: sender, in: group)
+                    forwarded: forwardedBy != nil,
+                    userMention: Self.mentionsUser(container.mentions, quote: container.quote, in: group),
+                    quote: try receivedGroupQuote(container.quote, in: group)), from: sender, in: group)
+            if let invitation = container.file {
+                item.file = try groupFileOffered(invitation, item: item, from: sender, in: group)
+            }
             emit(.group(.newItem(group, item)))
             // A blocked member's messages are not passed on (reference §2, forwarding).
             if forwardedBy == nil, !sender.blockedByAdmin {
@@ -54,6 +59,15 @@ extension ChatController {
             if try restrictionReceived(memberId, restrictions, by: sender, in: group), forwardedBy == nil {
                 try await forward(message, from: sender, in: group, except: memberId)
             }
+        case .msgReact(let msgId, let author, _, let reaction, let add):
+            if try applyGroupReaction(
+                msgId: msgId, author: author, reaction: reaction, add: add, from: sender, in: group),
+                forwardedBy == nil
+            {
+                try await forward(message, from: sender, in: group)
+            }
+        case .fileAcptInv(let msgId, let link, let fileName) where forwardedBy == nil:
+            try await groupFileAccepted(msgId: msgId, link: link, fileName: fileName, from: sender, in: group)
         case .group(let event):
             try await applyGroupEvent(event, from: sender, in: group, forwardedBy: forwardedBy)
         case .ok, .info:
@@ -219,8 +233,8 @@ extension ChatController {
         }
         // The author's messages and edits are in order at the author's items, whatever way they came.
         switch forward.msg.event {
-        case .msgNew, .msgUpdate, .msgDel, .group(.memRestrict), .group(.info), .group(.prefs): break
-        default: return  // Messages, edits, deletions, blocks, profile and preference changes only.
+        case .msgNew, .msgUpdate, .msgDel, .msgReact, .group(.memRestrict), .group(.info), .group(.prefs): break
+        default: return  // Messages, edits, deletions, reactions, blocks, profile and preferences only.
         }
         try await applyGroup(forward.msg, from: author, in: group, forwardedBy: admin)
     }

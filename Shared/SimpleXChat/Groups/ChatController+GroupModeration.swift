@@ -222,7 +222,7 @@ extension ChatController {
             let authorId = quote.msgRef.memberId
             let author =
                 authorId == group.membership.memberId
-                ? nil
+                ? group.membership
                 : try authorId.flatMap { id throws(ChatError) in
                     try store.member(groupId: group.groupId, memberId: id)
                 }

@@ -129,7 +129,9 @@ extension ChatController {
 
     /// Sends a message to every member whose connection is ready (`#team hello`); members still
     /// connecting get it forwarded by the admin who introduced them.
-    public func sendGroup(_ name: String, _ content: MsgContent) async throws(ChatError) -> GroupChatItem {
+    public func sendGroup(_ name: String, _ content: MsgContent, quoting quoted: GroupChatItem? = nil)
+        async throws(ChatError) -> GroupChatItem
+    {
         let group = try store.group(named: name, user)
         guard group.membership.status.isCurrent, group.membership.status != .invited else {
             throw .invalidCommand("you are not a member of #\(group.localDisplayName)")
@@ -139,14 +141,22 @@ extension ChatController {
         }
         var generator = SystemRandomNumberGenerator()
         let msgId = SharedMsgID.random(using: &generator)
-        let body = try encode(.msgNew(MsgContainer(content: content)), msgId: msgId)
+        let mentions = try groupMentions(in: content.text, group: group)
+        let quote = try quoted.map { item throws(ChatError) in try groupQuote(of: item, in: group) }
+        let body = try encode(
+            .msgNew(MsgContainer(content: content, mentions: mentions, quote: quote)), msgId: msgId)
         for member in try store.members(groupId: group.groupId) where member.ready && member.status.isCurrent
         {
             guard let connection = member.agentConnectionID else { continue }
             do { _ = try await agent.sendMessage(connection, body: body) } catch { throw .agent("\(error)") }
         }
         return try store.insertGroupItem(
-            user, groupId: group.groupId, member: nil, content: content, sharedMsgId: msgId)
+            user, groupId: group.groupId, member: nil, content: content, sharedMsgId: msgId,
+            quote: quoted.map { item in
+                GroupItemQuote(
+                    content: item.content, member: item.member ?? group.membership,
+                    sharedMsgId: item.sharedMsgId)
+            })
     }
 
     /// Sends `event` to `member` over its group connection.

@@ -7,7 +7,7 @@ extension ChatStore {
     func insertGroupItem(
         _ user: ChatUser, groupId: Int64, member: GroupMember?, content: MsgContent,
         sharedMsgId: SharedMsgID?,
-        forwarded: Bool = false, at time: Date? = nil
+        forwarded: Bool = false, userMention: Bool = false, quote: GroupItemQuote? = nil, at time: Date? = nil
     ) throws(ChatError) -> GroupChatItem {
         try transaction { () throws(ChatError) in
             let now = self.now()
@@ -15,17 +15,21 @@ extension ChatStore {
             try run(
                 """
                 INSERT INTO chat_items (user_id, group_id, group_member_id, item_sent, item_ts, item_content, item_text,
-                  item_status, shared_msg_id, item_forwarded, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+                  item_status, shared_msg_id, item_forwarded, user_mention, quoted_shared_msg_id, quoted_content,
+                  quoted_sent, quoted_member_id, created_at, updated_at)
+                  VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                 """,
                 [
                     user.userId, groupId, member?.groupMemberId, member == nil, time ?? now,
                     Self.json(content),
-                    content.text, status.rawValue, sharedMsgId?.bytes, forwarded, now, now,
+                    content.text, status.rawValue, sharedMsgId?.bytes, forwarded, userMention,
+                    quote?.sharedMsgId?.bytes, quote.map { Self.json($0.content) }, quote.map(\.byUser),
+                    quote?.member?.groupMemberId, now, now,
                 ])
             try run("UPDATE groups SET chat_ts = ? WHERE group_id = ?", [now, groupId])
             return GroupChatItem(
                 itemId: lastID, groupId: groupId, member: member, content: content, timestamp: time ?? now,
-                sharedMsgId: sharedMsgId, forwarded: forwarded)
+                sharedMsgId: sharedMsgId, forwarded: forwarded, userMention: userMention, quote: quote)
         }
     }
 
@@ -101,14 +105,19 @@ extension ChatStore {
     }
 
     /// New content for an item (its sender edited it); the old text goes to its history.
-    func updateGroupItem(_ item: GroupChatItem, _ content: MsgContent) throws(ChatError) {
+    func updateGroupItem(_ item: GroupChatItem, _ content: MsgContent, userMention: Bool? = nil)
+        throws(ChatError)
+    {
         try transaction { () throws(ChatError) in
             try run(
                 "INSERT INTO chat_item_versions (chat_item_id, msg_content, item_version_ts, created_at) VALUES (?,?,?,?)",
                 [item.itemId, Self.json(item.content), item.timestamp, now()])
             try run(
-                "UPDATE chat_items SET item_content = ?, item_text = ?, item_edited = 1, updated_at = ? WHERE chat_item_id = ?",
-                [Self.json(content), content.text, now(), item.itemId])
+                """
+                UPDATE chat_items SET item_content = ?, item_text = ?, item_edited = 1, user_mention = ?, updated_at = ?
+                  WHERE chat_item_id = ?
+                """,
+                [Self.json(content), content.text, userMention ?? item.userMention, now(), item.itemId])
         }
     }
 
@@ -126,7 +135,7 @@ extension ChatStore {
 
     private static let groupItemColumns = """
         SELECT chat_item_id, group_member_id, item_ts, item_content, shared_msg_id, item_forwarded, item_edited,
-          item_deleted, item_deleted_by_group_member_id, quoted_shared_msg_id, quoted_content, quoted_sent,
+          item_deleted, item_deleted_by_group_member_id, user_mention, quoted_shared_msg_id, quoted_content,
           quoted_member_id FROM chat_items
         """
 
@@ -139,7 +148,9 @@ extension ChatStore {
             content: Self.content(try value(row, "item_content")), timestamp: try value(row, "item_ts"),
             sharedMsgId: shared.map(SharedMsgID.init(bytes:)), forwarded: try value(row, "item_forwarded"),
             edited: try value(row, "item_edited"), deleted: try value(row, "item_deleted") as Int64 == 1,
-            moderation: try moderation(row), quote: try quote(row, groupId: groupId))
+            moderation: try moderation(row), userMention: try value(row, "user_mention"), quote: try groupQuote(row),
+            reactions: try groupReactions(itemId: try value(row, "chat_item_id")),
+            file: try file(itemId: try value(row, "chat_item_id")))
     }
 
     private func moderation(_ row: Row) throws(ChatError) -> GroupItemModeration? {
@@ -155,18 +166,14 @@ extension ChatStore {
         }
     }
 
-    /// The quoted message; its author looked up in the group (nil when the user sent it).
-    private func quote(_ row: Row, groupId: Int64) throws(ChatError) -> GroupItemQuote? {
+    /// The quoted message; its author (a member, or the user's own membership) looked up by id.
+    private func groupQuote(_ row: Row) throws(ChatError) -> GroupItemQuote? {
         guard let content: String = try value(row, "quoted_content") else { return nil }
         let shared: [UInt8]? = try value(row, "quoted_shared_msg_id")
-        let memberId = (try value(row, "quoted_member_id") as [UInt8]?).map(MemberID.init(bytes:))
-        let sent: Bool? = try value(row, "quoted_sent")
-        let author =
-            sent == true
-            ? nil
-            : try memberId.flatMap { id throws(ChatError) in try member(groupId: groupId, memberId: id) }
+        let memberId: Int64? = try value(row, "quoted_member_id")
+        let author = try memberId.map { id throws(ChatError) in try member(id: id) }
         return GroupItemQuote(
-            sharedMsgId: shared.map(SharedMsgID.init(bytes:)), member: author, memberId: memberId,
-            content: Self.content(content))
+            content: Self.content(content), member: author, sharedMsgId: shared.map(SharedMsgID.init(bytes:)),
+            memberId: author?.memberId)
     }
 }

@@ -81,8 +81,8 @@ extension ChatStore {
             WHERE chat_item_id = ?
             """,
             [
-                quote.sharedMsgId?.bytes, Self.json(quote.content), quote.member == nil,
-                quote.memberId?.bytes, item.itemId,
+                quote.sharedMsgId?.bytes, Self.json(quote.content), quote.byUser,
+                quote.member?.groupMemberId, item.itemId,
             ])
     }
 

@@ -19,6 +19,7 @@ extension GroupChatEvent {
         case .itemDeleted: "chatItemsDeleted"
         case .memberBlocked: "memberBlockedForAll"
         case .change(_, let change): change.eventType
+        case .itemReaction: "chatItemReaction"
         }
     }
 
@@ -73,6 +74,15 @@ extension GroupChatEvent {
             return [
                 "chatItemDeletions": [["deletedChatItem": chatItem, "toChatItem": chatItem]], "byUser": false,
             ]
+        case .itemReaction(let group, let item, let by, let emoji, let add):
+            let reaction: JSON = [
+                "chatInfo": ["type": "group", "groupInfo": group.json],
+                "chatReaction": [
+                    "chatDir": ["type": "groupRcv", "groupMember": by.json], "chatItem": item.json,
+                    "reaction": ["type": "emoji", "emoji": .string(emoji)],
+                ],
+            ]
+            return ["added": .bool(add), "reaction": reaction]
         }
     }
 }
@@ -114,6 +124,7 @@ extension GroupChatItem {
         case .blocked: meta["itemDeleted"] = ["type": "blockedByAdmin"]
         case nil: break
         }
+        meta["userMention"] = .bool(userMention)
         return ["chatDir": direction, "meta": .object(meta), "content": content.json]
     }
 }

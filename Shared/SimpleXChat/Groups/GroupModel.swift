@@ -83,9 +83,16 @@ public struct GroupChatItem: Equatable, Sendable {
     /// Its sender deleted it for everyone (x.msg.del): kept, marked deleted.
     public var deleted = false
     /// Hidden by someone else than its sender: a moderator, or blocking its sender for all.
-    public var moderation: GroupItemModeration?
-    /// The message this one quotes (a report quotes the reported message).
-    public var quote: GroupItemQuote?
+    public var moderation: GroupItemModeration? = nil
+    /// A member's message that mentions the user or quotes the user's message (SimpleX
+    /// `userMention`): shown `bob!>`, and it notifies in a group set to mentions only.
+    public var userMention = false
+    /// The item it replies to (a report quotes the reported message).
+    public var quote: GroupItemQuote? = nil
+    /// The members' and the user's reactions, in the order they came.
+    public var reactions: [GroupItemReaction] = []
+    /// The file the item offered: the user's offer to the group, or a member's offer to the user.
+    public var file: ChatFile? = nil
 
     public var text: String { content.text }
     /// An event from a member that was refused (not allowed by its role, or not fitting the group).
@@ -142,4 +149,6 @@ public enum GroupChatEvent: Equatable, Sendable {
     case memberBlocked(ChatGroup, by: GroupMember, GroupMember, blocked: Bool)
     /// Group links, profile and preferences, direct chats between members.
     case change(ChatGroup, GroupChange)
+    /// A member added (or removed) a reaction to an item (`x.msg.react`).
+    case itemReaction(ChatGroup, GroupChatItem, by: GroupMember, emoji: String, add: Bool)
 }

@@ -14,7 +14,7 @@ extension NotificationContent.Source {
                 item: .received(
                     NotificationItem.ReceivedItem(
                         content: item.deleted ? .silent : .message(item.content.notificationContent),
-                        sender: member.notificationName)))
+                        sender: member.notificationName, mentionsUser: item.userMention)))
         case .invitation(let group, let from, _):
             // The invitation is the inviting contact's message (iOS shows it in the contact's chat);
             // a click opens the group, where the user joins.
@@ -23,7 +23,7 @@ extension NotificationContent.Source {
                 chat: NotificationChat(kind: .direct(contact: NotificationName(from)), chatId: "#\(group.groupId)"),
                 item: .received(NotificationItem.ReceivedItem(content: .groupInvitation(groupName: group.localDisplayName))))
         case .userJoined, .memberJoined, .memberAdded, .memberConnected, .memberLeft, .memberRole, .memberRemoved,
-            .groupDeleted, .itemUpdated, .itemDeleted, .memberBlocked, .change:
+            .groupDeleted, .itemUpdated, .itemDeleted, .memberBlocked, .change, .itemReaction:
             return nil
         }
     }

@@ -8,8 +8,6 @@ extension ChatSchema {
     static let groupModeration = """
         ALTER TABLE chat_items ADD COLUMN item_deleted_by_group_member_id INTEGER
           REFERENCES group_members ON DELETE SET NULL;
-        -- The author of a quoted group message (reports quote the reported one).
-        ALTER TABLE chat_items ADD COLUMN quoted_member_id BLOB;
         -- 'blocked' when a moderator blocked the member for all; NULL otherwise.
         ALTER TABLE group_members ADD COLUMN member_restriction TEXT;
 

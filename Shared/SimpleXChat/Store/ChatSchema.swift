@@ -25,6 +25,7 @@ public enum ChatSchema {
         Migration("20261209_group_settings", sql: groupSettings),
         Migration("20261210_group_moderation", sql: groupModeration),
         Migration("20261210_group_links", sql: groupLinks),
+        Migration("20261210_group_mentions", sql: groupMentions),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

@@ -14,6 +14,10 @@ extension AppEffects {
             if try await chat.markGroupRead(group.localDisplayName) > 0 {
                 report(.chatList(await chatList()))
             }
+            let (_, members) = try await chat.members(of: group.localDisplayName)
+            report(
+                .groupMemberNames(
+                    groupId: groupId, members.filter { $0.status.isCurrent }.map(\.localDisplayName)))
         case .sendGroup(let groupId, let text):
             let group = try await group(groupId)
             _ = try await chat.sendGroup(
@@ -65,6 +69,9 @@ extension AppEffects {
         case .moderateGroupItem(let groupId, let item):
             let group = try await group(groupId)
             _ = try await chat.moderateGroupItem(group.localDisplayName, item)
+        case .replyGroup(let groupId, let text, let quoting):
+            let group = try await group(groupId)
+            _ = try await chat.sendGroup(group.localDisplayName, .text(text), quoting: quoting)
             report(
                 .groupOpened(
                     group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
@@ -79,6 +86,19 @@ extension AppEffects {
         case .loadGroupReports(let groupId):
             let group = try await group(groupId)
             report(.groupReports(group, try await chat.groupReports(group.localDisplayName)))
+        case .sendGroupFile(let groupId, let path):
+            let group = try await group(groupId)
+            _ = try await chat.sendGroupFile(group.localDisplayName, path: path)
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            report(.chatList(await chatList()))
+        case .reactGroup(let groupId, let item, let emoji, let add):
+            let group = try await group(groupId)
+            _ = try await chat.reactGroup(group.localDisplayName, item, emoji: emoji, add: add)
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
         default:
             break
         }

@@ -37,19 +37,23 @@ public struct AppEffects: Sendable {
         let user = await chat.user
         let requests = (try? await chat.contactRequests()) ?? []
         var groups: [(ChatGroup, GroupChatItem?, unread: Int)] = []
+        var mentions: [String: Int] = [:]
         do {
             for group in try await chat.groups() {
                 let name = group.localDisplayName
                 groups.append(
                     (group, try await chat.groupItems(name, count: 1).last, try await chat.groupUnreadCount(name)))
+                mentions["#\(group.groupId)"] = try await chat.groupUnreadMentionCount(name)
             }
         } catch {
             report(.failed("groups could not be read: \(error)"))
         }
         guard case .apiChats(_, let chats) = await chat.execute(.apiGetChats(userId: user.userId, pendingConnections: true)) else {
             return ChatListEntry.merging(groups, into: ChatListEntry.entries(from: [], requests: requests))
+                .withUnreadMentions(mentions)
         }
         return ChatListEntry.merging(groups, into: ChatListEntry.entries(from: chats, requests: requests))
+            .withUnreadMentions(mentions)
     }
 
     /// Runs one effect (those the runtime does not handle itself).
@@ -184,7 +188,8 @@ public struct AppEffects: Sendable {
             .setAlias, .setNotifications, .setReceipts, .setChatLayout, .clearChat, .deleteContact:
             try await performSettings(effect)
         case .openGroup, .sendGroup, .joinGroup, .createGroup, .inviteMembers, .loadGroupInfo, .leaveGroup, .deleteGroup,
-            .editGroupItem, .deleteGroupItem, .moderateGroupItem, .blockMember, .loadGroupReports, .createGroupLink:
+            .editGroupItem, .deleteGroupItem, .moderateGroupItem, .blockMember, .loadGroupReports, .createGroupLink,
+            .replyGroup, .reactGroup, .sendGroupFile:
             try await performGroup(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
             break

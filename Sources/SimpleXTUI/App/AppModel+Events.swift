@@ -106,6 +106,9 @@ extension AppModel {
             return []
         case .groupOpened(let group, let items):
             return groupOpened(group, items)
+        case .groupMemberNames(let groupId, let names):
+            if groupChat?.group.groupId == groupId { groupChat?.memberNames = names }
+            return []
         case .groupCreated(let group):
             return groupCreated(group)
         case .groupMembers, .groupLink, .groupLeft, .groupDeleted, .groupReports:

@@ -79,7 +79,7 @@ extension AppModel {
         format.dateFormat = "yyyy-MM-dd HH:mm"
         return reports.reversed().flatMap { report -> [String] in
             let reporter = report.member?.localDisplayName ?? "you"
-            let author = report.quote.map { $0.member?.localDisplayName ?? "you" } ?? "?"
+            let author = report.quote.map { $0.byUser ? "you" : $0.member?.localDisplayName ?? "?" } ?? "?"
             var reason = "other"
             if case .report(_, let why) = report.content { reason = why.rawValue }
             var lines = [

@@ -1,9 +1,10 @@
 import Foundation
 import SimpleXChat
 
-/// The item cursor in a group chat: ↑↓ move, `e` edits and `D` deletes the user's own message
-/// (for every member, confirmed), `D` on a member's message moderates it where the user's role
-/// allows (confirmed), `c` copies, `i` shows the item's info.
+/// The item cursor in a group chat: ↑↓ move, `r` replies, `+` reacts, `s` receives a member's file,
+/// `e` edits and `D` deletes the user's own message (for every member, confirmed) or moderates a
+/// member's where the user's role allows (confirmed), `c` copies, `i`
+/// shows the item's info.
 extension AppModel {
     mutating func handleGroupMessagesKey(_ key: KeyInput, _ group: GroupChatState) -> [AppEffect] {
         guard let item = group.cursorItem else {
@@ -38,6 +39,15 @@ extension AppModel {
                     question:
                         "Moderate: delete \(author)'s message for every member of #\(group.group.localDisplayName)? y / n",
                     effects: [.moderateGroupItem(groupId: group.group.groupId, item: item)]))
+        case .character("r") where !item.deleted && !item.isError && item.sharedMsgId != nil:
+            groupChat?.replying = item
+            groupChat?.editing = nil
+            groupChat?.cursorItemId = nil
+            focus = .compose
+        case .character("+") where !item.deleted && !item.isError && item.sharedMsgId != nil:
+            overlays.append(.reactions(ReactionPicker(groupId: group.group.groupId, item: item)))
+        case .character("s") where item.file?.status == .rcvInvitation:
+            return item.file.map { [.receiveFile(fileId: $0.fileId)] } ?? []
         case .character("e"), .character("D"):
             status = ("only your own messages can be edited or deleted for everyone", true)
         case .character("c"):

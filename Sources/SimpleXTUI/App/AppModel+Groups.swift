@@ -54,7 +54,7 @@ extension AppModel {
             .memberAdded(let group, _, _), .memberConnected(let group, _, _), .newItem(let group, _),
             .memberLeft(let group, _), .memberRole(let group, _, _, _, _), .memberRemoved(let group, _, _),
             .groupDeleted(let group, _), .itemUpdated(let group, _), .itemDeleted(let group, _),
-            .memberBlocked(let group, _, _, _), .change(let group, _):
+            .memberBlocked(let group, _, _, _), .change(let group, _), .itemReaction(let group, _, _, _, _):
             group.groupId
         }
     }
@@ -78,6 +78,10 @@ extension AppModel {
                 groupChat?.editing = nil
                 return [.editGroupItem(groupId: group.group.groupId, item: editing, text: text)]
             }
+            if let replying = group.replying {
+                groupChat?.replying = nil
+                return [.replyGroup(groupId: group.group.groupId, text: text, quoting: replying)]
+            }
             return [.sendGroup(groupId: group.group.groupId, text: text)]
         case .key(.up, _) where compose.text.isEmpty && !group.items.isEmpty:
             groupChat?.moveCursor(-1)
@@ -97,6 +101,14 @@ extension AppModel {
         case .key(.escape, _) where group.editing != nil:
             groupChat?.editing = nil
             compose.clear()
+        case .control("t"):
+            overlays.append(
+                .prompt(
+                    TextPrompt(
+                        kind: .attachFile, title: "Offer a file to #\(group.group.localDisplayName)",
+                        hint: "a path (Tab completes), Enter sends, Esc cancels")))
+        case .key(.escape, _) where group.replying != nil:
+            groupChat?.replying = nil
         case .key(.escape, _): focus = .list
         default: break
         }

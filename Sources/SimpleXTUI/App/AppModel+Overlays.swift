@@ -84,12 +84,15 @@ extension AppModel {
                 if ReactionPicker.emoji.indices.contains(index) { chosen = ReactionPicker.emoji[index] }
             default: break
             }
-            guard let chosen, let chat else {
+            guard let chosen else {
                 overlays.append(.reactions(picker))
                 return []
             }
-            let mine = picker.item.reactions.contains { $0.emoji == chosen.rawValue && $0.byUser }
-            return [.react(contactId: chat.contact.contactId, item: picker.item, emoji: chosen, add: !mine)]
+            if let groupItem = picker.groupItem, let groupId = picker.groupId {
+                return [.reactGroup(groupId: groupId, item: groupItem, emoji: chosen, add: !picker.isMine(chosen))]
+            }
+            guard let chat, let item = picker.item else { return [] }
+            return [.react(contactId: chat.contact.contactId, item: item, emoji: chosen, add: !picker.isMine(chosen))]
         case .forwardTo(let items, var list):
             if list.pickerKey(key) {
                 guard let target = list.selected?.contact else { return [] }
@@ -208,6 +211,7 @@ extension AppModel {
                 overlays.append(.prompt(prompt))
                 return []
             }
+            if let groupChat { return [.sendGroupFile(groupId: groupChat.group.groupId, path: path)] }
             guard let chat else { return [] }
             return [.sendFile(contactId: chat.contact.contactId, path: path)]
         case .searchAll:

@@ -69,6 +69,11 @@ extension AppModel {
         case .alt("i"):
             return openContactInfo()
         case .key(.tab, let modifiers):
+            // After `@` in a group's compose field Tab completes a member's name; else it moves focus.
+            if modifiers.isEmpty, focus == .compose, let group = groupChat, Self.mentionPrefix(compose) != nil {
+                completeMention(group)
+                return []
+            }
             return cycleFocus(backwards: modifiers.contains(.shift))
         case .click(let row, let column):
             return click(row: row, column: column)

@@ -57,6 +57,8 @@ public enum AppEvent: Sendable {
     case groupReports(ChatGroup, [GroupChatItem])
     /// A group's link (nil: it has none), for its info screen.
     case groupLink(groupId: Int64, link: String?)
+    /// The names of an opened group's members, for `@` completion in its compose field.
+    case groupMemberNames(groupId: Int64, [String])
     /// The user left or deleted a group here.
     case groupLeft(ChatGroup)
     case groupDeleted(groupId: Int64)
@@ -138,6 +140,11 @@ public enum AppEffect: Equatable, Sendable {
     case moderateGroupItem(groupId: Int64, item: GroupChatItem)
     case blockMember(groupId: Int64, memberName: String, blocked: Bool)
     case loadGroupReports(groupId: Int64)
+    /// A reply to a group item; the user's reaction to one, added or removed.
+    case replyGroup(groupId: Int64, text: String, quoting: GroupChatItem)
+    case reactGroup(groupId: Int64, item: GroupChatItem, emoji: MsgReactionEmoji, add: Bool)
+    /// A file offered to every member of the group (Ctrl+T in a group).
+    case sendGroupFile(groupId: Int64, path: String)
 }
 
 /// Which part of the screen takes the keys.

@@ -18,9 +18,16 @@ extension AppView {
             style: theme.compose)
         var settings = state.chatSettings
         settings.userName = state.user?.profile.displayName ?? settings.userName
-        let banner = group.editing.map {
-            StyledLine(" ✎ editing: " + $0.text, Style(foreground: theme.accent)).truncated(to: width)
-        }
+        let banner =
+            group.editing.map {
+                StyledLine(" ✎ editing: " + $0.text, Style(foreground: theme.accent)).truncated(to: width)
+            }
+            ?? group.replying.map {
+                StyledLine(
+                    " ↩ replying to \($0.member?.localDisplayName ?? "you"): " + $0.text + " · Esc cancels",
+                    Style(foreground: theme.accent)
+                ).truncated(to: width)
+            }
         let chatHeight = max(1, height - 2 - composed.lines.count - (banner == nil ? 0 : 1))
         var lines = [header.truncated(to: width)]
         lines += group.lines(width: width, height: chatHeight, settings: settings, now: state.now).map {

@@ -24,8 +24,29 @@ extension ChatViewItem {
         }
         self.init(
             id: item.itemId, timestamp: item.timestamp, sender: sender, content: content,
+            quote: item.quote.map { quote in
+                .init(
+                    senderName: quote.byUser ? "you" : quote.member?.localDisplayName,
+                    text: quote.content.text)
+            },
             forwarded: item.forwarded,
-            edited: item.edited, deletion: Self.deletion(item))
+            edited: item.edited, reactions: Self.groupReactions(item.reactions),
+            file: item.file.map { File(name: $0.fileName, size: $0.fileSize, status: $0.status) },
+            deletion: Self.deletion(item))
+    }
+
+    /// Each emoji once, in the order it first came, with how many reacted with it.
+    static func groupReactions(_ reactions: [GroupItemReaction]) -> [Reaction] {
+        var result: [Reaction] = []
+        for reaction in reactions {
+            if let index = result.firstIndex(where: { $0.emoji == reaction.emoji }) {
+                result[index].count += 1
+                result[index].byUser = result[index].byUser || reaction.byUser
+            } else {
+                result.append(Reaction(emoji: reaction.emoji, count: 1, byUser: reaction.byUser))
+            }
+        }
+        return result
     }
 
     /// How a hidden group item shows: deleted by its sender, by a moderator, or muted as blocked.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The avatar gutter of group chats (seed 000 §3: avatars in groups only): a member's initial in
-/// the member's colour beside the row that names the member, blank beside the rest.
+/// the member's colour beside the row that names the member, blank beside the rest, in both layouts.
 extension ChatViewLayout {
     /// Cells the gutter takes: a space and the initial (the row's own start padding follows).
     public static let avatarGutterWidth = 2
@@ -15,21 +15,30 @@ extension ChatViewLayout {
         return avatarColors[Int(hash % UInt32(avatarColors.count))]
     }
 
-    /// The item's lines in a group at `width`, the gutter included: terminal rows get the
-    /// member's initial on the sender row; classic bubbles are laid out as they are.
+    /// The item's lines in a group at `width`, the gutter included: the member's initial on the
+    /// row that names the member (terminal rows name it in their sender row; classic bubbles get
+    /// the name above a run's first bubble, as iOS draws it), blank beside the rest.
     public static func groupLines(
         for item: ChatViewItem, older: ChatViewItem?, width: Int, settings: ChatViewSettings,
         state: ItemRenderState, now: Date
     ) -> [StyledLine] {
-        guard settings.layout == .terminal, width > avatarGutterWidth * 2 else {
+        guard width > avatarGutterWidth * 2 else {
             return lines(for: item, older: older, width: width, settings: settings, state: state, now: now)
         }
         let inner = width - avatarGutterWidth
-        let body = lines(for: item, older: older, width: inner, settings: settings, state: state, now: now)
+        var body = lines(for: item, older: older, width: inner, settings: settings, state: state, now: now)
         var senderRow: Int?
-        if let sender = item.sender, !sender.isUser, terminalItemShowsSender(item, older: older) {
-            senderRow =
-                above(item, older: older, width: inner, settings: settings, state: state, now: now).count
+        if let sender = item.sender, !sender.isUser, !item.isEvent,
+            terminalItemShowsSender(item, older: older)
+        {
+            let aboveCount = above(
+                item, older: older, width: inner, settings: settings, state: state, now: now
+            ).count
+            senderRow = aboveCount
+            if settings.layout == .classic {
+                let style = Style(foreground: settings.theme.secondary, attributes: .bold)
+                body.insert(StyledLine(" " + sender.name, style).truncated(to: inner), at: aboveCount)
+            }
         }
         let blank = String(repeating: " ", count: avatarGutterWidth)
         return body.enumerated().map { index, line in

@@ -25,7 +25,7 @@ struct ContentLayout {
         self.terminal = terminal
         markdown = MarkdownLayout(
             theme: settings.theme, revealSecrets: settings.showSecrets || state.revealedSecret,
-            highlight: state.searchHighlight, terminal: terminal)
+            highlight: state.searchHighlight, terminal: terminal, userName: settings.userName)
     }
 
     func parts(_ item: ChatViewItem, width: Int, metaWidth: Int) -> [ContentPart] {

@@ -11,8 +11,14 @@ struct MarkdownLayout {
     let terminal: Bool
     /// The style of plain text.
     var base: Style
+    /// The user's name: a mention of it (`@alice` in a group) stands out in reverse video.
+    var userName: String? = nil
 
-    init(theme: Theme, revealSecrets: Bool, highlight: String?, terminal: Bool, base: Style? = nil) {
+    init(
+        theme: Theme, revealSecrets: Bool, highlight: String?, terminal: Bool, base: Style? = nil,
+        userName: String? = nil
+    ) {
+        self.userName = userName
         self.theme = theme
         self.revealSecrets = revealSecrets
         self.highlight = highlight.flatMap { $0.isEmpty ? nil : $0 }
@@ -49,7 +55,8 @@ struct MarkdownLayout {
                     showText ?? "SimpleX \(Self.linkName(type))" + (hosts.isEmpty ? "" : " (via \(hosts[0]))")
                 style = linkStyle(style, uri)
             case .command: style = style.foreground(theme.primary)
-            case .mention: style = style.foreground(theme.mention).with(.bold)
+            case .mention(let name):
+                style = style.foreground(theme.mention).with(name == userName ? [.bold, .reverse] : .bold)
             case .email: style = linkStyle(style, "mailto:" + text.text)
             case .phone: style = linkStyle(style, "tel:" + text.text.filter { !$0.isWhitespace })
             }

@@ -75,7 +75,17 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
     /// A group invitation the user has not accepted: listed first, Enter joins.
     public var isGroupInvitation: Bool { group?.membership.status == .invited }
 
-    public var isMuted: Bool { contact.map { $0.enableNtfs != .all } ?? false }
+    /// Nothing of the chat notifies (a contact's `mentions` counts as muted: a direct chat has none).
+    public var isMuted: Bool {
+        if let group { return group.enableNtfs == .none }
+        return contact.map { $0.enableNtfs != .all } ?? false
+    }
+
+    /// A group set to notify only the messages that mention the user (`/unmute mentions #team`).
+    public var notifiesMentionsOnly: Bool { group?.enableNtfs == .mentions }
+
+    /// A group's unread items that mention the user (or reply to the user): `@` beside the count.
+    public var unreadMentions = 0
 
     /// Still connecting: a contact not ready yet, or a pending connection.
     public var isConnecting: Bool {
@@ -131,5 +141,16 @@ public struct ChatListEntry: Equatable, Sendable, Identifiable {
             result.insert(entry, at: at)
         }
         return result
+    }
+}
+
+extension [ChatListEntry] {
+    /// The entries with each group's count of unread mentions of the user, by chat id (`#3`).
+    func withUnreadMentions(_ mentions: [String: Int]) -> [ChatListEntry] {
+        map { entry in
+            var entry = entry
+            entry.unreadMentions = mentions[entry.id] ?? 0
+            return entry
+        }
     }
 }

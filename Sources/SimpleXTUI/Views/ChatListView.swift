@@ -138,6 +138,7 @@ public struct ChatListView: Sendable {
         nameLine.append(selected ? "▌" : " ", selected ? style.accent : base)
         nameLine.append(entry.name, base.with(entry.unreadCount > 0 || entry.unreadChat ? .bold : []))
         if entry.isMuted { nameLine.append(" 🔕", base) }
+        if entry.notifiesMentionsOnly { nameLine.append(" 🔕@", base) }
         let time = entry.activity.map { ChatTime.listText($0, now: now, timeZone: style.timeZone, format: style.timeFormat) } ?? ""
         let timeSpan = Span(time.isEmpty ? "" : " " + time + " ", base.foreground(style.secondaryColor))
         nameLine = nameLine.truncated(to: max(1, width - timeSpan.width)).padded(to: width - timeSpan.width, base)
@@ -149,7 +150,7 @@ public struct ChatListView: Sendable {
         let preview = Self.preview(entry, showPreviews: style.showPreviews)
         var badge = ""
         if entry.unreadCount > 0 {
-            badge = " \(entry.unreadCount) "
+            badge = entry.unreadMentions > 0 ? " @ \(entry.unreadCount) " : " \(entry.unreadCount) "
         } else if entry.unreadChat {
             badge = " ● "
         }

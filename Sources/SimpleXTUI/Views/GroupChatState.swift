@@ -13,6 +13,12 @@ public struct GroupChatState: Sendable {
     public var cursorItemId: Int64?
     /// The user's own item the compose field is editing.
     public var editing: GroupChatItem?
+    /// The item the compose field replies to.
+    public var replying: GroupChatItem?
+    /// The members' names, for `@` completion (loaded when the group opens).
+    public var memberNames: [String] = []
+    /// The last `@` completion's prefix, for Tab again.
+    public var mentionCompletion: MentionCompletion?
 
     public init(group: ChatGroup, items: [GroupChatItem]) {
         self.group = group

@@ -14,6 +14,7 @@ enum HelpScreen {
             ("Enter", "send"), ("Alt+Enter, Shift+Enter", "new line"), ("↑", "to the messages (item cursor)"),
             ("PgUp PgDn, wheel", "scroll"), ("Ctrl+T", "attach a file"), ("Ctrl+F", "search in the chat"), ("Alt+C", "only images, videos, voice, files or links"),
             ("Ctrl+X", "edit in $EDITOR"), ("Ctrl+W Ctrl+U", "delete word / line"), ("Esc", "cancel reply or edit"),
+            ("@ then Tab", "in a group: complete a member's name (Tab again: the next)"),
         ]),
         ("Messages", [
             ("↑ ↓ j k, a click", "move"), ("Enter, a second or right click", "actions menu"), ("r", "reply"), ("e", "edit (yours)"), ("+", "react"), ("c", "copy"),

@@ -101,15 +101,37 @@ public struct ItemMenu: Sendable {
 /// The reactions SimpleX offers (its `MsgReaction` emoji set) in a row to choose from.
 public struct ReactionPicker: Sendable {
     public static let emoji = MsgReactionEmoji.allCases
-    public let item: ChatItem
+    /// The direct chat's item reacted to; nil when it is a group's (`groupItem`).
+    public let item: ChatItem?
+    /// The group item reacted to, and its group.
+    public let groupItem: GroupChatItem?
+    public let groupId: Int64?
     public var selected = 0
 
-    public init(item: ChatItem) { self.item = item }
+    public init(item: ChatItem) {
+        self.item = item
+        groupItem = nil
+        groupId = nil
+    }
+
+    public init(groupId: Int64, item: GroupChatItem) {
+        self.item = nil
+        groupItem = item
+        self.groupId = groupId
+    }
+
+    /// Whether the user already reacted with `emoji` (choosing it again removes it).
+    public func isMine(_ emoji: MsgReactionEmoji) -> Bool {
+        if let groupItem {
+            return groupItem.reactions.contains { $0.byUser && $0.emoji == emoji.displayText }
+        }
+        return item?.reactions.contains { $0.emoji == emoji.rawValue && $0.byUser } ?? false
+    }
 
     public func lines(width: Int) -> [StyledLine] {
         var line = StyledLine(" React: ")
         for (index, emoji) in Self.emoji.enumerated() {
-            let mine = item.reactions.contains { $0.emoji == emoji.rawValue && $0.byUser }
+            let mine = isMine(emoji)
             line.append(" \(index + 1)", Style(foreground: .brightBlack))
             line.append(emoji.displayText, index == selected ? Style(attributes: .reverse) : mine ? Style(attributes: .underline) : .plain)
         }

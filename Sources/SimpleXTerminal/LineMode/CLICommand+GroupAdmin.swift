@@ -21,8 +21,6 @@ public enum GroupAdminCommand: Equatable, Sendable {
     case setPreference(String, GroupPreferences.Feature, on: Bool, role: GroupMemberRole?, ttl: Int?)
     /// `@#team bob text`: a message to a member, over a direct chat made for it when needed.
     case sendToMember(group: String, member: String, text: String)
-    /// `/f #team path`: a file to the group.
-    case sendGroupFile(String, path: String)
 
     /// The words of `/set <word> #team ...` and the features they set (SimpleX's CLI).
     static let preferenceWords: [String: GroupPreferences.Feature] = [
@@ -73,10 +71,6 @@ public enum GroupAdminCommand: Equatable, Sendable {
             guard words.count > 1 else { return .showProfile(try group(name)) }
             let fullName = words.dropFirst(2).joined(separator: " ")
             return .updateProfile(try group(name), displayName: words[1], fullName: fullName)
-        case "/f" where argument.hasPrefix("#"), "/file" where argument.hasPrefix("#"):
-            let (name, path) = try CLICommand.groupAndRest(argument)
-            guard !path.isEmpty else { throw CLIParseError("usage: /f #<group> <path>") }
-            return .sendGroupFile(name, path: path)
         default:
             return nil
         }

@@ -73,11 +73,14 @@ public enum CLICommand: Equatable, Sendable {
     case reportGroup(String, member: String?, reason: ReportReason, text: String)
     /// Group links, profile, preferences, member contacts (`CLICommand+GroupAdmin.swift`).
     case groupAdmin(GroupAdminCommand)
+    /// `> #team @bob (quoted text) reply` (without `@bob`: the user's own message).
+    case replyGroup(String, member: String?, quoted: String, text: String)
+    /// `+1 #team text`, `-1 #team text`, `+❤️ #team text`: react to a group message.
+    case reactGroup(String, emoji: String, text: String)
+    /// `/f #team path`: a file to every member of the group.
+    case sendGroupFile(String, path: String)
     case help
     case quit
-
-    /// What SimpleX's CLI users type for the group commands this client does not have yet.
-    static let noGroups = CLIParseError("this group command is not supported by this client yet")
 
     /// Parses one line; a line that is none of the commands is an error with a hint.
     public static func parse(_ line: String) throws(CLIParseError) -> CLICommand? {
@@ -85,7 +88,7 @@ public enum CLICommand: Equatable, Sendable {
         guard !text.isEmpty else { return nil }
         if text.hasPrefix("/") { return try slashCommand(text) }
         // `#group message`, and the reply, edit, delete and react forms naming a group.
-        if text.hasPrefix(">#") { throw noGroups }
+        if text.hasPrefix(">#") || text.hasPrefix("> #") { return try groupReply(text) }
         if text.hasPrefix("! #") {
             let (name, rest) = try groupAndRest(String(text.dropFirst(2)))
             let (old, new) = try parenthesised(rest, usage: "! #group (old text) new text")
@@ -108,6 +111,13 @@ public enum CLICommand: Equatable, Sendable {
         if text.hasPrefix("\\ @") {
             let (name, rest) = try nameAndRest(String(text.dropFirst(2)))
             return .delete(in: name, text: rest)
+        }
+        if let space = text.firstIndex(of: " "), text.hasPrefix("+") || text.hasPrefix("-"),
+            text[text.index(after: space)...].hasPrefix("#")
+        {
+            let (name, rest) = try groupAndRest(String(text[text.index(after: space)...]))
+            guard !rest.isEmpty else { throw CLIParseError("usage: +1 #group text") }
+            return .reactGroup(name, emoji: String(text[..<space]), text: rest)
         }
         if let space = text.firstIndex(of: " "), text.hasPrefix("+") || text.hasPrefix("-"),
             text[text.index(after: space)...].hasPrefix("@")
@@ -194,6 +204,10 @@ public enum CLICommand: Equatable, Sendable {
                 throw CLIParseError("usage: /smp smp://<fingerprint>@<host>[:port] ...")
             }
             return .servers(servers)
+        case "/f" where argument.hasPrefix("#"), "/file" where argument.hasPrefix("#"):
+            let (name, path) = try groupAndRest(argument)
+            guard !name.isEmpty, !path.isEmpty else { throw CLIParseError("usage: /f #<group> <path>") }
+            return .sendGroupFile(name, path: path)
         case "/f", "/file":
             let (name, path) = try nameAndRest(argument)
             guard argument.hasPrefix("@"), !path.isEmpty else {
@@ -309,6 +323,23 @@ public enum CLICommand: Equatable, Sendable {
     }
 
     /// `@name (quoted text) reply`.
+    /// `> #team @bob (quoted text) reply`, `>#team (quoted text) reply` (SimpleX `SendGroupMessageQuote`).
+    private static func groupReply(_ text: String) throws(CLIParseError) -> CLICommand {
+        let usage = "> #group [@member] (quoted text) reply"
+        let body = String(text.dropFirst()).trimmingCharacters(in: .whitespaces)
+        let (name, rest) = try groupAndRest(body)
+        guard !name.isEmpty else { throw CLIParseError("usage: \(usage)") }
+        var member: String?
+        var quotedPart = rest
+        if rest.hasPrefix("@") {
+            let (memberName, after) = try nameAndRest(rest)
+            member = memberName
+            quotedPart = after
+        }
+        let (quoted, reply) = try parenthesised(quotedPart, usage: usage)
+        return .replyGroup(name, member: member, quoted: quoted, text: reply)
+    }
+
     private static func reply(_ text: String) throws(CLIParseError) -> CLICommand {
         let (name, rest) = try nameAndRest(text)
         let (quoted, reply) = try parenthesised(rest, usage: ">@name (quoted text) reply")
@@ -363,6 +394,9 @@ public enum CLICommand: Equatable, Sendable {
         ! #<group> (text) new   edit your message in the group that starts with text
         \\ #<group> text         delete your message in the group that starts with text, for everyone
         /tail #<group> [n]      the group's last n messages
+        > #<group> @<member> (text) reply   reply to the member's message that starts with text
+        +1 #<group> text        react to the group's message that starts with text (-1, +❤️, ...)
+        /f #<group> <path>      offer a file to every member of the group
         /mr <group> <name> <role>  change a member's role
         /rm <group> <name>      remove a member from the group
         /l <group>              leave the group
@@ -382,6 +416,7 @@ public enum CLICommand: Equatable, Sendable {
         /set voice|calls|delete|reactions always|yes|no  what you allow of a feature
         /set disappear yes|no   whether you allow disappearing messages
         /mute @<name>, /unmute @<name>  no notifications from a chat, or again (#<group> too)
+        /unmute mentions #<group>       notify only the group's messages that mention you
         /q                      quit
         """
 }

@@ -45,18 +45,21 @@ extension CLIView {
             return groupItem(item, group: group)
         case .change(let group, let change):
             return groupChange(change, group: group)
+        case .itemReaction(let group, let item, let by, let emoji, let add):
+            return [groupReaction(item, group: group, by: by, emoji: emoji, add: add)]
         }
     }
 
-    /// `12:01 #team hello` sent, `12:01 #team bob> hello` received, ` [>>]` when forwarded; a refused
+    /// `12:01 #team hello` sent, `12:01 #team bob> hello` received (`bob!>` when it mentions the
+    /// user), ` [>>]` when forwarded; a refused
     /// event as `#team: error from bob: ...`.
     public func groupItem(_ item: GroupChatItem, group: ChatGroup) -> [String] {
         let name = group.localDisplayName
         if item.isError {
             return ["#\(name): error from \(item.member?.localDisplayName ?? "you"): \(item.text)"]
         }
-        let sender = item.member.map { " \($0.localDisplayName)>" } ?? ""
-        if let quote = item.quote { return reportLines(item, quote: quote, group: group) }
+        let sender = item.member.map { " \($0.localDisplayName)\(item.userMention ? "!>" : ">")" } ?? ""
+        if case .report = item.content, let quote = item.quote { return reportLines(item, quote: quote, group: group) }
         var text = item.text
         if item.edited { text = "[edited] " + text }
         if item.deleted { text = "[marked deleted] " + text }
@@ -66,13 +69,24 @@ extension CLIView {
         case .blocked: text += " [blocked by admin] <muted>"
         case nil: break
         }
-        return ["\(time(item.timestamp)) #\(name)\(sender) \(text)" + (item.forwarded ? " [>>]" : "")]
+        if let file = item.file, item.moderation == nil { return groupFileItem(item, file: file, group: group) }
+        let prefix = "\(time(item.timestamp)) #\(name)\(sender) "
+        let forwarded = item.forwarded ? " [>>]" : ""
+        var lines =
+            item.quote.map { quote in
+                [
+                    prefix + "> \(quotedAuthor(quote)) \(quote.content.text)",
+                    indent(prefix) + text + forwarded,
+                ]
+            } ?? [prefix + text + forwarded]
+        if !item.reactions.isEmpty { lines.append(indent(prefix) + Self.reactionSummary(item.reactions)) }
+        return lines
     }
 
     /// A report as SimpleX's CLI prints a reply: `#team bob> > cath text`, then the report indented.
     func reportLines(_ item: GroupChatItem, quote: GroupItemQuote, group: ChatGroup) -> [String] {
         let sender = item.member.map { " \($0.localDisplayName)>" } ?? ""
-        let author = quote.member?.localDisplayName ?? "you"
+        let author = quote.byUser ? "you" : quote.member?.localDisplayName ?? "?"
         return [
             "\(time(item.timestamp)) #\(group.localDisplayName)\(sender) > \(author) \(quote.content.text)"
                 + (item.forwarded ? " [>>]" : ""),
@@ -120,4 +134,51 @@ extension CLIView {
         case .pendingApproval, .pendingReview: "pending"
         }
     }
+}
+
+extension CLIView {
+    /// `12:05 #team bob> +👍 to: hello`: a member's reaction to an item, as the direct chats print one.
+    func groupReaction(_ item: GroupChatItem, group: ChatGroup, by: GroupMember, emoji: String, add: Bool)
+        -> String
+    {
+        "\(time(now())) #\(group.localDisplayName) \(by.localDisplayName)> \(add ? "+" : "-")\(emoji) to: \(item.text)"
+    }
+
+    /// A file item, as direct chats print one: `12:01 /f #team ./notes.txt` sent,
+    /// `12:01 #team alice> sends file notes.txt (8 bytes / 8 bytes)` received, with how to receive it.
+    func groupFileItem(_ item: GroupChatItem, file: ChatFile, group: ChatGroup) -> [String] {
+        let time = self.time(item.timestamp)
+        guard let member = item.member else {
+            return ["\(time) /f #\(group.localDisplayName) \(file.filePath ?? file.fileName)"]
+        }
+        let size = "\(FileChunking.readableSize(file.fileSize)) / \(file.fileSize) bytes"
+        var lines = [
+            "\(time) #\(group.localDisplayName) \(member.localDisplayName)> sends file \(file.fileName) (\(size))"
+        ]
+        if file.status == .rcvInvitation {
+            lines.append("use /fr \(file.fileId) [<dir>/ | <path>] to receive it")
+        }
+        return lines
+    }
+
+    /// The quoted item's author as a reply's first line names it (`> bob hello`, `> you hello`).
+    func quotedAuthor(_ quote: GroupItemQuote) -> String {
+        guard let member = quote.member else { return "?" }
+        return quote.byUser ? "you" : member.localDisplayName
+    }
+
+    /// `👍 2 ❤️`: each emoji once, with how many when more than one reacted with it.
+    static func reactionSummary(_ reactions: [GroupItemReaction]) -> String {
+        var counts: [(String, Int)] = []
+        for reaction in reactions {
+            if let index = counts.firstIndex(where: { $0.0 == reaction.emoji }) {
+                counts[index].1 += 1
+            } else {
+                counts.append((reaction.emoji, 1))
+            }
+        }
+        return counts.map { $0.1 > 1 ? "\($0.0) \($0.1)" : $0.0 }.joined(separator: " ")
+    }
+
+    private func indent(_ prefix: String) -> String { String(repeating: " ", count: prefix.count) }
 }

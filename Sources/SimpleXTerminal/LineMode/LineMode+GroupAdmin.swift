@@ -45,9 +45,6 @@ extension LineMode {
             output("contact for member \(name) is created")
             output("sent invitation to connect directly to member \(name)")
             view.item(item, contact: contact).forEach(output)
-        case .sendGroupFile(let name, _):
-            try await chat.requireGroupFeature(.files, in: name)
-            throw ChatError.invalidCommand("files in groups are not supported by this client yet")
         }
     }
 

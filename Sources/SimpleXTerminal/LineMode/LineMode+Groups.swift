@@ -30,6 +30,21 @@ extension LineMode {
             let item = try await chat.findGroupItem(in: name, sentByUser: true, textPrefix: text)
             try await chat.deleteGroupItem(name, item)
             output("message deleted")
+        case .replyGroup(let name, let member, let quoted, let text):
+            let item = try await chat.findGroupItem(in: name, author: member, textPrefix: quoted)
+            let sent = try await chat.sendGroup(name, .text(text), quoting: item)
+            view.groupItem(sent, group: try await chat.group(named: name)).forEach(output)
+        case .reactGroup(let name, let marker, let text):
+            guard let emoji = Self.emoji(marker) else {
+                throw ChatError.invalidCommand("reactions are +1 -1 +😀 +😂 +😢 +❤️ +🚀 +✅")
+            }
+            let item = try await chat.findGroupItem(in: name, sentByUser: nil, textPrefix: text)
+            let reacted = try await chat.reactGroup(
+                name, item, emoji: emoji, add: !marker.hasPrefix("-") || marker == "-1")
+            view.groupItem(reacted, group: try await chat.group(named: name)).forEach(output)
+        case .sendGroupFile(let name, let path):
+            let item = try await chat.sendGroupFile(name, path: path)
+            view.groupItem(item, group: try await chat.group(named: name)).forEach(output)
         case .tailGroup(let name, let count):
             let group = try await chat.group(named: name)
             for item in try await chat.groupItems(name, count: count) {

@@ -141,7 +141,7 @@ struct LineMode {
     ) async throws -> String {
         if let group = await SharedContentSender.group(ref, chat: chat) {
             let item: GroupChatItem
-            do { item = try await SharedContentSender.send(content, to: group, chat: chat) } catch
+            do { item = try await SharedContentSender.send(content, to: group, chat: chat, linkPreviews: linkPreviews) } catch
                 let failure as SharedContentSender.Failure
             {
                 throw DBusError.invalidArgs(failure.description)
@@ -290,13 +290,13 @@ struct LineMode {
             view.item(item, contact: try await chat.contact(id: item.contactId)).forEach(output)
         case .receiveFile(let id, let path):
             let file = try await chat.receiveFile(id, to: path)
-            view.fileAccepted(file, contact: try await chat.contact(id: file.contactId)).forEach(output)
+            view.fileAccepted(file, contact: try await chat.filePeer(file)).forEach(output)
         case .cancelFile(let id):
             let file = try await chat.cancelFile(id)
-            view.fileCancelled(file, contact: try await chat.contact(id: file.contactId)).forEach(output)
+            view.fileCancelled(file, contact: try await chat.filePeer(file)).forEach(output)
         case .fileStatus(let id):
             let (file, done) = try await chat.fileStatus(id)
-            view.fileStatus(file, chunksDone: done, contact: try await chat.contact(id: file.contactId))
+            view.fileStatus(file, chunksDone: done, contact: try await chat.filePeer(file))
                 .forEach(output)
         case .chatCommand(let command):
             switch await chat.execute(command) {
@@ -307,7 +307,8 @@ struct LineMode {
             default: output("ok")
             }
         case .createGroup, .addMember, .joinGroup, .groupMembers, .sendGroup, .editGroup, .deleteGroup, .tailGroup,
-            .leaveGroup, .changeRole, .removeMember, .deleteGroupChat, .moderateGroup, .blockForAll, .reportGroup:
+            .leaveGroup, .changeRole, .removeMember, .deleteGroupChat, .moderateGroup, .blockForAll, .reportGroup,
+            .replyGroup, .reactGroup, .sendGroupFile:
             try await performGroup(command, chat: chat)
         case .groupAdmin(let command):
             try await performGroupAdmin(command, chat: chat)

@@ -86,6 +86,7 @@ import Testing
         .setShowMessages(contactName: "Bob B", enableNtfs: .all),
         .setGroupShowMessages(groupName: "team", enableNtfs: .none),
         .setGroupShowMessages(groupName: "big team", enableNtfs: .all),
+        .setGroupShowMessages(groupName: "team", enableNtfs: .mentions),
         .apiSetChatSettings(ChatRef(.group, 3), ChatSettings(enableNtfs: .mentions, sendRcpts: nil, favorite: false)),
     ]
 
@@ -168,6 +169,7 @@ import Testing
             (.setShowMessages(contactName: "Bob B", enableNtfs: .all), "/unmute @'Bob B'"),
             (.setGroupShowMessages(groupName: "team", enableNtfs: .none), "/mute #team"),
             (.setGroupShowMessages(groupName: "big team", enableNtfs: .all), "/unmute #'big team'"),
+            (.setGroupShowMessages(groupName: "team", enableNtfs: .mentions), "/unmute mentions #team"),
             (.setUserFeature(.voice, .no), "/set voice no"),
             (.setUserFeature(.fullDelete, .always), "/set delete always"),
             (.setUserFeature(.reactions, .yes), "/set reactions yes"),

@@ -62,9 +62,15 @@ import Testing
 
     @Test func aMutedGroupNeverNotifiesAndMentionsOnlyWaitsForAMention() {
         #expect(content(.newItem(team(.none), item(member("bob"), .text("quiet")))) == nil)
-        // This build's group items carry no mentions yet, so a mentions-only group stays quiet.
         #expect(content(.newItem(team(.mentions), item(member("bob"), .text("hi")))) == nil)
         #expect(content(.newItem(team(.all), item(member("bob"), .text("hi")))) != nil)
+        // An item that mentions the user (or replies to the user's message) notifies there.
+        var mention = item(member("bob"), .text("@alice hi"))
+        mention.userMention = true
+        #expect(content(.newItem(team(.mentions), mention))?.body == "@alice hi")
+        #expect(content(.newItem(team(.none), mention)) == nil)
+        // A reaction never notifies.
+        #expect(content(.itemReaction(team(), mention, by: member("bob"), emoji: "👍", add: true)) == nil)
     }
 
     @Test func aGroupInvitationNotifiesAsTheInvitersMessageAndOpensTheGroup() throws {

@@ -54,7 +54,8 @@ extension ChatCommand {
         case .setShowMessages(let name, let enableNtfs):
             (enableNtfs == .none ? "/mute @" : "/unmute @") + Self.quotedName(name)
         case .setGroupShowMessages(let name, let enableNtfs):
-            (enableNtfs == .none ? "/mute #" : "/unmute #") + Self.quotedName(name)
+            (enableNtfs == .none ? "/mute #" : enableNtfs == .mentions ? "/unmute mentions #" : "/unmute #")
+                + Self.quotedName(name)
         case .apiParseMarkdown(let text): "/_parse markdown " + text
         case .getUserProtoServers: "/smp"
         case .setUserProtoServers(let servers): "/smp " + servers.joined(separator: " ")

@@ -109,8 +109,13 @@ extension ChatCommand {
         } else if s.keyword("/mute") || s.keyword("/unmute") {
             let mute = s.command == "/mute"
             try s.expect(" ")
+            // `/unmute mentions #team`: only messages that mention the user notify (SimpleX MFMentions).
+            let mentions = !mute && s.take("mentions ")
             if s.take("#") {
-                command = .setGroupShowMessages(groupName: try displayName(&s), enableNtfs: mute ? .none : .all)
+                let setting: NotificationChat.NotificationSetting = mute ? .none : mentions ? .mentions : .all
+                command = .setGroupShowMessages(groupName: try displayName(&s), enableNtfs: setting)
+            } else if mentions {
+                throw s.invalid("/unmute mentions is for groups: /unmute mentions #<group>")
             } else {
                 try s.expect("@")
                 command = .setShowMessages(contactName: try displayName(&s), enableNtfs: mute ? .none : .all)
