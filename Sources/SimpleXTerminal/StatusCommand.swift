@@ -31,17 +31,22 @@ struct StatusCommand {
         }
         defer { bus?.close() }
 
+        var keychain: KeychainStore?
         do {
-            let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
-            let items = try keychain.itemNames()
-            line("keychain", "\(keychain.source): \(keychain.notice); \(items.count) item(s)")
+            let opened = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
+            keychain = opened
+            let items = try opened.itemNames()
+            line("keychain", "\(opened.source): \(opened.notice); \(items.count) item(s)")
         } catch {
             line("keychain", "error: \(error)")
             healthy = false
         }
 
         do {
-            let database = try ChatSchema.openChatDatabase(path: container.chatDatabasePath)
+            // Read with the key the client made (status never makes one).
+            let encrypted = DatabaseEncryption.isEncrypted(path: container.chatDatabasePath)
+            let key = try encrypted ? keychain?.get(.databasePassword).map { try DatabaseKey($0) } : nil
+            let database = try ChatSchema.openChatDatabase(path: container.chatDatabasePath, key: key)
             let applied = try database.appliedMigrations()
             let mode = try database.fetchValue(String.self, "PRAGMA journal_mode") ?? "?"
             line(

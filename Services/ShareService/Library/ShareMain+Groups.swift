@@ -16,7 +16,8 @@ extension ShareMain {
             throw .init(description: "nothing to share: give --text, or pipe text in", status: ShareExit.usage)
         }
         let groups: [ChatGroup]
-        do { groups = try ChatController.groups(groupDirectory: container.path) } catch {
+        let databaseKey = try await databaseKeyForReading(container: container, environment: environment)
+        do { groups = try ChatController.groups(groupDirectory: container.path, databaseKey: databaseKey) } catch {
             throw .init(description: "\(error)", status: ShareExit.unavailable)
         }
         let group: ChatGroup

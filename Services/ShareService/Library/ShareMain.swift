@@ -83,7 +83,8 @@ public enum ShareMain {
         // Every file is checked before anything is sent: nothing half sent.
         for file in request.files { try check(file) }
         let contacts: [ChatContact]
-        do { contacts = try ChatController.contacts(groupDirectory: container.path) } catch {
+        let databaseKey = try await databaseKeyForReading(container: container, environment: environment)
+        do { contacts = try ChatController.contacts(groupDirectory: container.path, databaseKey: databaseKey) } catch {
             let why = error == .noUser ? "no user profile yet: run simplex-chat --cli first" : "\(error)"
             throw .init(description: why, status: ShareExit.unavailable)
         }

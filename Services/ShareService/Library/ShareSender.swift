@@ -89,7 +89,8 @@ struct ShareSender {
         do {
             let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
             let secrets = try AgentSecrets.load(from: keychain)
-            chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets)
+            chat = try await ChatController.open(
+                groupDirectory: container.path, secrets: secrets, databaseKey: try DatabaseKey.load(from: keychain))
         } catch {
             await handoff.handBack(lock)
             if case .passphraseRequired? = error as? KeychainError {

@@ -57,6 +57,9 @@ public enum DatabaseEncryption {
         return true
     }
 
+    /// Whether the file at `path` is a database sealed with a key (its clear header says so).
+    public static func isEncrypted(path: String) -> Bool { DatabaseFileState.of(path) == .encrypted }
+
     /// `file:` URI of `path` opened through `vfs` (SQLite is built with URI filenames).
     static func uri(_ path: String, vfs: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
