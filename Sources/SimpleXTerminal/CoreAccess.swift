@@ -44,6 +44,7 @@ struct CoreAccess {
             let databaseKey = try DatabaseKey.load(from: keychain)
             // Plain databases of an earlier version are encrypted once, here, with the core held.
             try ChatController.encryptDatabases(groupDirectory: container.path, key: databaseKey)
+            try DatabaseKey.recordDatabasesEncrypted(in: keychain)
             return CoreAccess(
                 container: container, handoff: handoff, lock: lock, secrets: secrets, databaseKey: databaseKey)
         } catch {

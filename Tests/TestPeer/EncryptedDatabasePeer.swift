@@ -30,7 +30,8 @@ func runEncryptedDatabasePeer(_ arguments: [String]) async throws -> Int32 {
 }
 
 /// `simplex-test-peer encrypt-db <path>`: the one-time upgrade of a plain database, to be killed
-/// part way. Reads the key as hex from stdin, prints `started`, encrypts, prints `done`.
+/// part way. Reads the key as hex from stdin, prints `started`, waits for a `go` line (so the test
+/// times its kill from there, not from when it read `started`), encrypts, prints `done`.
 func runEncryptDatabasePeer(_ arguments: [String]) async throws -> Int32 {
     guard arguments.count == 1, let key = try readKey() else {
         FileHandle.standardError.write(
@@ -38,6 +39,7 @@ func runEncryptDatabasePeer(_ arguments: [String]) async throws -> Int32 {
         return 64
     }
     FileHandle.standardOutput.write(Data("started\n".utf8))
+    guard readLine() == "go" else { return 64 }
     try DatabaseEncryption.encryptIfPlain(path: arguments[0], key: key)
     FileHandle.standardOutput.write(Data("done\n".utf8))
     return 0

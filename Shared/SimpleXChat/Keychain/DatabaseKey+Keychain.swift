@@ -5,6 +5,19 @@ extension DatabaseKey {
     /// The databases' key kept in the keychain as `databasePassword`: 32 random bytes made on the
     /// first run (iOS: `initialRandomDBPassphrase`), the same for every process of the group.
     public static func load(from keychain: KeychainStore) throws(KeychainError) -> DatabaseKey {
+        var key = try loadKey(from: keychain)
+        key.upgradesPlainDatabases = try keychain.get(.databasesEncrypted) == nil
+        return key
+    }
+
+    /// Records that the group's databases are encrypted (after `ChatController.encryptDatabases`):
+    /// keys loaded from then on refuse a plain database instead of encrypting it.
+    public static func recordDatabasesEncrypted(in keychain: KeychainStore) throws(KeychainError) {
+        guard try keychain.get(.databasesEncrypted) == nil else { return }  // no rewrite each start
+        _ = try keychain.setIfAbsent(.databasesEncrypted, SecureBytes(copying: [UInt8(1)]))
+    }
+
+    private static func loadKey(from keychain: KeychainStore) throws(KeychainError) -> DatabaseKey {
         if let stored = try keychain.get(.databasePassword) {
             guard let key = try? DatabaseKey(stored) else {
                 throw .corrupted(

@@ -23,6 +23,12 @@ public enum DatabaseEncryption {
         // Only ever a copy being made: the original is still whole beside it.
         try removeWithCompanions(pending)
         guard DatabaseFileState.of(path) == .plain else { return false }
+        guard key.upgradesPlainDatabases else {
+            throw DatabaseError(
+                .notADatabase,
+                message: "\(path) is a plain database, but this group's databases were encrypted: "
+                    + "the file was replaced (tampering); nothing was changed")
+        }
         try createPrivateEmptyFile(pending)
         let cipher = try PageCipher(key: key)
         let source = try Database(path: path)

@@ -8,6 +8,9 @@ public struct DatabaseKey: Sendable, CustomStringConvertible {
     public static let count = 32
 
     let bytes: SecureBytes
+    /// Whether a plain database may still be encrypted with this key (the one-time upgrade);
+    /// false once the keychain records that the group's databases were encrypted.
+    public internal(set) var upgradesPlainDatabases = true
 
     /// Wraps 32 bytes of key; any other length is a clear error.
     public init(_ bytes: SecureBytes) throws(DatabaseError) {

@@ -72,7 +72,9 @@ import TestSupport
             let child = try ChildProcess(peer, ["encrypt-db", path])
             child.send(hex)
             _ = try await child.line { $0 == "started" }
-            try await Task.sleep(for: .milliseconds(round == 0 ? 0 : Int.random(in: 1...150)))
+            child.send("go")
+            // The first round kills at once, before the copy can be done, even on a busy machine.
+            if round > 0 { try await Task.sleep(for: .milliseconds(Int.random(in: 1...150))) }
             child.kill(SIGKILL)
             try await child.wait()
 
@@ -115,6 +117,32 @@ import TestSupport
         try database.close()
         _ = try Database(path: path, key: second)
         #expect("\(first)" == "DatabaseKey(32 bytes)")  // never the bytes
+    }
+
+    @Test func oncePlainDatabasesWereEncryptedAPlainOneInTheirPlaceIsRefused() async throws {
+        let dir = try TemporaryDirectory("dbkey")
+        let keychain = try KeychainStore.open(
+            path: dir.appending("keychain"), passphrase: SecureBytes(copying: Array("kc".utf8)),
+            limits: .minimum)
+        let path = dir.appending("simplex_v1_chat.db")
+        try makePlainDatabase(path, rows: 10)
+        // The first start after the update: the old plain database is encrypted, and that is kept.
+        let first = try DatabaseKey.load(from: keychain)
+        try ChatController.encryptDatabases(groupDirectory: dir.path, key: first)
+        try DatabaseKey.recordDatabasesEncrypted(in: keychain)
+        #expect(DatabaseFileState.of(path) == .encrypted)
+
+        // Someone puts a plain database of their own in its place.
+        try FileManager.default.removeItem(atPath: path)
+        try makePlainDatabase(path, rows: 3)
+        let planted = try fileBytes(path)
+        let next = try DatabaseKey.load(from: keychain)
+        let error = try #require(throws: ChatError.self) {
+            try ChatController.encryptDatabases(groupDirectory: dir.path, key: next)
+        }
+        #expect("\(error)".contains("was replaced (tampering); nothing was changed"))
+        #expect(try fileBytes(path) == planted)
+        #expect(throws: DatabaseError.self) { try Database(path: path, key: next) }
     }
 
     @Test func aPassphraseKeyKeepsItsParametersBesideAndRefusesAWrongPassphrase() throws {
