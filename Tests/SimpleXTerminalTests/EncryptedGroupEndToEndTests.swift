@@ -50,6 +50,12 @@ struct EncryptedGroupEndToEndTests {
         try await bob.quit()
         for group in groups { #expect(try Self.leaks(in: group, of: secrets) == [], "stopped: \(group)") }
 
+        let status = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["status"],
+            environment: CLIUser.environment(alice.directory))
+        #expect(try await status.wait() == 0)
+        #expect(status.allOutput.contains { $0.hasPrefix("database ") && $0.hasSuffix(", WAL, encrypted") })
+
         // The next run takes the key from the keychain again and reads the chat back.
         let again = try await CLIUser(alice.name, relay: relay, directory: alice.directory)
         again.send("/tail @\(bob.name) 2")

@@ -66,6 +66,9 @@ public enum DatabaseEncryption {
     /// Whether the file at `path` is a database sealed with a key (its clear header says so).
     public static func isEncrypted(path: String) -> Bool { DatabaseFileState.of(path) == .encrypted }
 
+    /// Whether the file at `path` is an SQLite database in the clear (not missing, not empty).
+    public static func isPlain(path: String) -> Bool { DatabaseFileState.of(path) == .plain }
+
     /// `file:` URI of `path` opened through `vfs` (SQLite is built with URI filenames).
     static func uri(_ path: String, vfs: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
