@@ -24,6 +24,10 @@ let package = Package(
         .systemLibrary(name: "CSystem", path: "Shared/CSystem"),
         // Our own C: SHA-256 on the x86 SHA extensions, which libsodium does not use.
         .target(name: "CSHA256", path: "Shared/CSHA256"),
+        // Our own C: the SQLite VFS that encrypts database pages with libsodium.
+        .target(
+            name: "CSQLiteCrypt", dependencies: ["CSQLite", "CSodium"], path: "Shared/CSQLiteCrypt",
+            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("sodium")]),
         .systemLibrary(
             name: "CNotify", path: "Shared/CNotify", pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]),
@@ -48,7 +52,7 @@ let package = Package(
             name: "SimpleXNetwork", dependencies: ["SimpleXSystem", "CSystem"], path: "Shared/SimpleXNetwork"),
         .target(
             name: "SimpleXChat",
-            dependencies: ["SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "CSQLite"],
+            dependencies: ["SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "CSQLite", "CSQLiteCrypt"],
             path: "Shared/SimpleXChat"),
         .target(
             name: "SimpleXDesktop",
@@ -92,7 +96,7 @@ let package = Package(
             path: "Tests/TestSupport"),
         .executableTarget(
             name: "simplex-test-peer",
-            dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "SimpleXProtocol", "SimpleXSystem"],
+            dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXRelay", "SimpleXProtocol", "SimpleXSystem", "SimpleXCrypto"],
             path: "Tests/TestPeer"),
         .target(name: "CBench", dependencies: ["CSodium"], path: "Tests/CBench"),
         .executableTarget(

@@ -21,14 +21,14 @@ import sys
 
 # Each library or executable target and what it may depend on directly. A new target must be
 # placed here, in its layer, before it builds in `make test`.
-C_MODULES = {"CSodium", "CSHA256", "CSystem", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf", "CCurl", "CUtf8proc", "CChafa", "CQRencode"}
+C_MODULES = {"CSodium", "CSHA256", "CSQLiteCrypt", "CSystem", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf", "CCurl", "CUtf8proc", "CChafa", "CQRencode"}
 LAYERS = {
     "SimpleXCrypto": {"CSodium", "CSHA256"},
     "SimpleXProtocol": {"SimpleXCrypto"},
     "SimpleXSystem": {"SimpleXCrypto", "CSystem"},
     "SimpleXNetwork": {"SimpleXSystem", "CSystem"},
     "SimpleXRelay": {"SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork"},
-    "SimpleXChat": {"SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "CSQLite", "CSystem"},
+    "SimpleXChat": {"SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "CSQLite", "CSQLiteCrypt", "CSystem"},
     "SimpleXDesktop": {
         "SimpleXCrypto", "SimpleXProtocol", "SimpleXSystem", "SimpleXNetwork", "SimpleXChat", "CDBus", "CNotify",
         "CGdkPixbuf", "CCurl",
@@ -54,7 +54,7 @@ LAYERS = {
     "smp-server": {"SimpleXRelay", "SimpleXSystem"},
 }
 # Modules the relay must never link, directly or through another module.
-RELAY_FORBIDDEN = {"SimpleXChat", "SimpleXDesktop", "SimpleXTerminal", "SimpleXTUI", "CUtf8proc", "CChafa", "CQRencode", "CSQLite", "CDBus", "CNotify", "CGdkPixbuf", "CCurl"}
+RELAY_FORBIDDEN = {"SimpleXChat", "SimpleXDesktop", "SimpleXTerminal", "SimpleXTUI", "CUtf8proc", "CChafa", "CQRencode", "CSQLite", "CSQLiteCrypt", "CDBus", "CNotify", "CGdkPixbuf", "CCurl"}
 # Test code: free to depend on anything (its own rules are CONVENTIONS' Tests section).
 TEST_ONLY = {"TestSupport", "simplex-test-peer", "CBench", "simplex-bench"}
 

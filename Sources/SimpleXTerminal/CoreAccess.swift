@@ -6,12 +6,14 @@ import SimpleXSystem
 /// The group directory made ready for running the chat core, as the line mode and `-e` both
 /// need it: the directory, the core taken over from the notification service with core.lock held
 /// (one process runs the core at a time, DESIGN §4), the session bus, and the agent's secrets
-/// from the keychain.
+/// and the databases' key from the keychain.
 struct CoreAccess {
     let container: GroupContainer
     private let handoff: ClientHandoff
     private let lock: FileLock
     let secrets: AgentSecrets
+    /// The key both databases are sealed with (the keychain's `databasePassword`).
+    let databaseKey: DatabaseKey
 
     /// Opens the group directory, takes the core over (asking the service to suspend; failing
     /// when another client runs it) and loads the agent's key from the keychain. `note` hears that
@@ -39,11 +41,16 @@ struct CoreAccess {
             let keychain = try await DesktopKeychain.open(
                 container: container, bus: bus, environment: environment)
             let secrets = try AgentSecrets.load(from: keychain)
-            return CoreAccess(container: container, handoff: handoff, lock: lock, secrets: secrets)
+            let databaseKey = try DatabaseKey.load(from: keychain)
+            // Plain databases of an earlier version are encrypted once, here, with the core held.
+            try ChatController.encryptDatabases(groupDirectory: container.path, key: databaseKey)
+            try DatabaseKey.recordDatabasesEncrypted(in: keychain)
+            return CoreAccess(
+                container: container, handoff: handoff, lock: lock, secrets: secrets, databaseKey: databaseKey)
         } catch {
             await handoff.handBack(lock)
             bus?.close()
-            throw ClientFailure("keychain: \(error)")
+            throw ClientFailure(error is ChatError ? "\(error)" : "keychain: \(error)")
         }
     }
 
@@ -64,7 +71,10 @@ struct CoreAccess {
 
     /// Opens the chat core for the active user.
     func openChat() async throws(ClientFailure) -> ChatController {
-        do { return try await ChatController.open(groupDirectory: container.path, secrets: secrets) } catch {
+        do {
+            return try await ChatController.open(
+                groupDirectory: container.path, secrets: secrets, databaseKey: databaseKey)
+        } catch {
             throw ClientFailure("\(error)")
         }
     }
@@ -89,14 +99,14 @@ struct CoreAccess {
                         throw ClientFailure("bad relay address \(text): \(error)", status: ExitStatus.usage)
                     }
                 }
-                try ChatController.setServers(groupDirectory: container.path, addresses)
+                try ChatController.setServers(groupDirectory: container.path, addresses, databaseKey: databaseKey)
             }
-            if try ChatController.servers(groupDirectory: container.path).isEmpty,
+            if try ChatController.servers(groupDirectory: container.path, databaseKey: databaseKey).isEmpty,
                 let fallback = environment["SIMPLEX_DEFAULT_SERVER"]
             {
                 do {
                     try ChatController.setServers(
-                        groupDirectory: container.path, [try SMPServerAddress(fallback)])
+                        groupDirectory: container.path, [try SMPServerAddress(fallback)], databaseKey: databaseKey)
                 } catch {
                     throw ClientFailure(
                         "bad SIMPLEX_DEFAULT_SERVER \(fallback): \(error)", status: ExitStatus.usage)

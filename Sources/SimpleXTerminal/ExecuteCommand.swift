@@ -36,7 +36,8 @@ struct ExecuteCommand {
     private func run(_ command: ChatCommand, _ access: CoreAccess) async -> Int32 {
         let chat: ChatController
         do {
-            if try ChatController.activeUser(groupDirectory: access.container.path) == nil {
+            let key = access.databaseKey
+            if try ChatController.activeUser(groupDirectory: access.container.path, databaseKey: key) == nil {
                 return try firstUser(command, access: access)
             }
             try access.applyServers(servers, environment: environment, note: errors)
@@ -73,7 +74,8 @@ struct ExecuteCommand {
             return ExitStatus.failure
         }
         let user = try ChatController.createUser(
-            groupDirectory: access.container.path, profile: Profile(displayName: name, fullName: ""))
+            groupDirectory: access.container.path, profile: Profile(displayName: name, fullName: ""),
+            databaseKey: access.databaseKey)
         try access.applyServers(servers, environment: environment, note: errors)
         output(ChatResponse.activeUser(user: user).jsonText)
         return ExitStatus.ok

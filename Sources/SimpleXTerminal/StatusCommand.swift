@@ -31,22 +31,29 @@ struct StatusCommand {
         }
         defer { bus?.close() }
 
+        var keychain: KeychainStore?
         do {
-            let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
-            let items = try keychain.itemNames()
-            line("keychain", "\(keychain.source): \(keychain.notice); \(items.count) item(s)")
+            let opened = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
+            keychain = opened
+            let items = try opened.itemNames()
+            line("keychain", "\(opened.source): \(opened.notice); \(items.count) item(s)")
         } catch {
             line("keychain", "error: \(error)")
             healthy = false
         }
 
         do {
-            let database = try ChatSchema.openChatDatabase(path: container.chatDatabasePath)
+            // Read with the key the client made (status never makes one); a database made here
+            // is made encrypted when there is one, as the client would.
+            let plain = DatabaseEncryption.isPlain(path: container.chatDatabasePath)
+            let key = try plain ? nil : keychain?.get(.databasePassword).map { try DatabaseKey($0) }
+            let database = try ChatSchema.openChatDatabase(path: container.chatDatabasePath, key: key)
             let applied = try database.appliedMigrations()
             let mode = try database.fetchValue(String.self, "PRAGMA journal_mode") ?? "?"
             line(
                 "database",
-                "simplex_v1_chat.db: \(applied.count) migration(s) applied (\(applied.last ?? "none")), \(mode.uppercased())")
+                "simplex_v1_chat.db: \(applied.count) migration(s) applied (\(applied.last ?? "none")), \(mode.uppercased())"
+                    + (database.isEncrypted ? ", encrypted" : ", not encrypted yet (the client encrypts it at start)"))
             try database.close()
         } catch {
             line("database", "error: \(error)")

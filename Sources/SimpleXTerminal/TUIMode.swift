@@ -43,7 +43,7 @@ struct TUIMode {
         let started = StartedCore()
         let user: ChatUser?
         do {
-            user = try ChatController.activeUser(groupDirectory: container.path)
+            user = try ChatController.activeUser(groupDirectory: container.path, databaseKey: access.databaseKey)
             if user != nil { try await start(access, runtime: runtime, started: started, defaults: defaults) }
         } catch {
             errors("simplex-chat: \(ClientFailure(error))")
@@ -64,9 +64,12 @@ struct TUIMode {
         do {
             try await runtime.run(model: model, layout: nil, effects: await started.effects) { name in
                 _ = try ChatController.createUser(
-                    groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""))
+                    groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""),
+                    databaseKey: access.databaseKey)
                 try await start(access, runtime: runtime, started: started, defaults: defaults)
-                guard let user = try ChatController.activeUser(groupDirectory: container.path),
+                guard
+                    let user = try ChatController.activeUser(
+                        groupDirectory: container.path, databaseKey: access.databaseKey),
                     let effects = await started.effects
                 else { throw ClientFailure("the profile was not saved") }
                 return (user, effects)
@@ -81,7 +84,7 @@ struct TUIMode {
     /// Opens and starts the core, forwards its events to the runtime and answers the bus.
     private func start(_ access: CoreAccess, runtime: AppRuntime, started: StartedCore, defaults: GroupDefaults) async throws {
         try access.applyServers(servers, environment: environment) { runtime.post(.notice($0)) }
-        if try ChatController.servers(groupDirectory: access.container.path).isEmpty {
+        if try ChatController.servers(groupDirectory: access.container.path, databaseKey: access.databaseKey).isEmpty {
             throw ClientFailure(
                 "no relays configured: start with -s smp://<fingerprint>@<host>[:port] (make run starts a local one)",
                 status: ExitStatus.usage)

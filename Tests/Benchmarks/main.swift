@@ -1,7 +1,7 @@
 // simplex-bench: the figures each issue names, measured on this machine in one run.
 // Benchmarks are not tests: nothing here passes or fails; `make bench` prints the figures.
 // SIMPLEX_BENCH_ONLY=<section>[,<section>] runs only the named sections (foundation, crypto,
-// throughput, store, ratchet, agent, chat, nse, share, groups, tui; chat-reading and chat-receive for
+// throughput, store, ratchet, agent, chat, crypt, nse, share, groups, tui; chat-reading and chat-receive for
 // either half of chat; tui-cold, tui-keys, tui-scroll, tui-search, tui-flood for one part of tui),
 // for profiling one figure.
 import Foundation
@@ -50,6 +50,11 @@ if runs("chat") || runs("chat-reading") || runs("chat-receive") {
     print("")
     print("## Chat core (issue 5)")
     for line in try await chatBenchmarkLines() { print("  " + line) }
+}
+if runs("crypt") {
+    print("")
+    print("## Databases encrypted at rest against plain (issue 25)")
+    for line in try databaseEncryptionBenchmarkLines() { print("  " + line) }
 }
 if runs("nse") {
     print("")

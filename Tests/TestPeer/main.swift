@@ -9,6 +9,8 @@ let roles: [String: ([String]) async throws -> Int32] = [
     "notify": runNotifyPeer,
     "relay-store": runRelayStorePeer,
     "agent": runAgentPeer,
+    "encrypted-db": runEncryptedDatabasePeer,
+    "encrypt-db": runEncryptDatabasePeer,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -382,9 +382,11 @@ actor NotificationService {
     /// Opens the keychain and the databases; each event of the core goes to the notifier.
     private func openCore() async throws(CoreFailure) -> ChatController {
         let secrets: AgentSecrets
+        let databaseKey: DatabaseKey
         do {
             let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
             secrets = try AgentSecrets.load(from: keychain)
+            databaseKey = try DatabaseKey.load(from: keychain)
         } catch {
             let locked = if case .passphraseRequired? = error as? KeychainError { true } else { false }
             throw CoreFailure(
@@ -395,7 +397,10 @@ actor NotificationService {
                 notified: locked ? .noPassphrase : .keychain)
         }
         let chat: ChatController
-        do { chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets) } catch {
+        do {
+            chat = try await ChatController.open(
+                groupDirectory: container.path, secrets: secrets, databaseKey: databaseKey)
+        } catch {
             let notified: NotificationContent.EncryptedMessageError? =
                 switch error {
                 case .noUser: nil

@@ -12,7 +12,8 @@ extension ShareMain {
         }
         for file in request.files { try check(file) }
         let groups: [ChatGroup]
-        do { groups = try ChatController.groups(groupDirectory: container.path) } catch {
+        let databaseKey = try await databaseKeyForReading(container: container, environment: environment)
+        do { groups = try ChatController.groups(groupDirectory: container.path, databaseKey: databaseKey) } catch {
             throw .init(description: "\(error)", status: ShareExit.unavailable)
         }
         let group: ChatGroup

@@ -95,9 +95,10 @@ public enum ShareMain {
         // Every file is checked before anything is sent: nothing half sent.
         for file in request.files { try check(file) }
         let contacts: [ChatContact]
+        let databaseKey = try await databaseKeyForReading(container: container, environment: environment)
         do {
             contacts = try ChatController.contacts(
-                groupDirectory: container.path, recentFirst: request.chat == nil)
+                groupDirectory: container.path, databaseKey: databaseKey, recentFirst: request.chat == nil)
         } catch {
             let why = error == .noUser ? "no user profile yet: run simplex-chat --cli first" : "\(error)"
             throw .init(description: why, status: ShareExit.unavailable)

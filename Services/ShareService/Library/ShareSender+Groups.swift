@@ -18,7 +18,9 @@ extension ShareSender {
         let chat: ChatController
         do {
             let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
-            chat = try await ChatController.open(groupDirectory: container.path, secrets: try AgentSecrets.load(from: keychain))
+            chat = try await ChatController.open(
+                groupDirectory: container.path, secrets: try AgentSecrets.load(from: keychain),
+                databaseKey: try DatabaseKey.load(from: keychain))
         } catch {
             await handoff.handBack(lock)
             throw Failure(description: "\(error)", status: ShareExit.unavailable)

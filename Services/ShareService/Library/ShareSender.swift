@@ -101,7 +101,7 @@ struct ShareSender {
                 return .failure(error)
             }
         }
-        let prepared: Result<([SharedItem], AgentSecrets), Failure>
+        let prepared: Result<([SharedItem], (agent: AgentSecrets, database: DatabaseKey)), Failure>
         do throws(Failure) {
             let items = try prepare()
             prepared = .success((items, try await secrets()))
@@ -118,9 +118,10 @@ struct ShareSender {
         let items: [SharedItem]
         let chat: ChatController
         do {
-            let secrets: AgentSecrets
+            let secrets: (agent: AgentSecrets, database: DatabaseKey)
             (items, secrets) = try prepared.get()
-            chat = try await ChatController.open(groupDirectory: container.path, secrets: secrets)
+            chat = try await ChatController.open(
+                groupDirectory: container.path, secrets: secrets.agent, databaseKey: secrets.database)
         } catch {
             await handoff.handBack(lock)
             if let failure = error as? Failure { throw failure }
@@ -178,12 +179,13 @@ struct ShareSender {
         return (items, progress)
     }
 
-    /// The agent's secrets from the keychain; a keychain behind a passphrase is simplex-chat's to open.
-    private func secrets() async throws(Failure) -> AgentSecrets {
+    /// The agent's secrets and the databases' key from the keychain; a keychain behind a passphrase
+    /// is simplex-chat's to open.
+    private func secrets() async throws(Failure) -> (agent: AgentSecrets, database: DatabaseKey) {
         do {
             let keychain = try await DesktopKeychain.open(
                 container: container, bus: bus, environment: environment)
-            return try AgentSecrets.load(from: keychain)
+            return (try AgentSecrets.load(from: keychain), try DatabaseKey.load(from: keychain))
         } catch {
             if case .passphraseRequired? = error as? KeychainError {
                 throw Failure(

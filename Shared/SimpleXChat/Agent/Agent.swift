@@ -87,7 +87,7 @@ public actor Agent {
     /// Opens the agent database (creating it) and prepares the relay connections; `start` then
     /// subscribes and resumes delivery.
     public static func open(config: AgentConfig, secrets: AgentSecrets) async throws(AgentError) -> Agent {
-        let store = try AgentStore(path: config.databasePath, secrets: secrets)
+        let store = try AgentStore(path: config.databasePath, secrets: secrets, key: config.databaseKey)
         let group: EventLoopGroup
         do {
             group = try EventLoopGroup(loopCount: 1, name: "simplex-agent")

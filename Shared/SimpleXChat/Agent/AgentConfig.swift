@@ -25,13 +25,15 @@ public struct AgentConfig: Sendable {
     /// run of messages from one contact is confirmed in one A_RCVD; the sender sees its delivered
     /// marks this much later.
     public var receiptsGathering: Duration
+    /// The key the agent database's pages are sealed with; nil for a plain database.
+    public var databaseKey: DatabaseKey?
 
     public init(
         databasePath: String, servers: [SMPServerAddress],
         clientOptions: SMPClientOptions = SMPClientOptions(),
         retry: SMPBackoff = SMPBackoff(initial: .milliseconds(200), maximum: .seconds(30)),
         subscriptionBatchSize: Int = 100, messageRecordsTTL: Duration = .seconds(30 * 86_400),
-        receiptsGathering: Duration = .milliseconds(100)
+        receiptsGathering: Duration = .milliseconds(100), databaseKey: DatabaseKey? = nil
     ) {
         self.databasePath = databasePath
         self.servers = servers
@@ -40,6 +42,7 @@ public struct AgentConfig: Sendable {
         self.subscriptionBatchSize = subscriptionBatchSize
         self.messageRecordsTTL = messageRecordsTTL
         self.receiptsGathering = receiptsGathering
+        self.databaseKey = databaseKey
     }
 
     /// The agent database in a group directory.

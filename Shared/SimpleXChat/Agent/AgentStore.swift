@@ -56,10 +56,12 @@ final class AgentStore {
     /// Commits are made durable before the relay commands that depend on them (`DurableCommits`).
     let durability: DurableCommits
 
-    init(path: String, secrets: AgentSecrets, now: @escaping () -> Date = Date.init) throws(AgentError) {
+    init(
+        path: String, secrets: AgentSecrets, key: DatabaseKey? = nil, now: @escaping () -> Date = Date.init
+    ) throws(AgentError) {
         durability = DurableCommits(databasePath: path)
         do {
-            database = try Database(path: path)
+            database = try Database(path: path, key: key)
             try database.migrate(AgentSchema.migrations)
             // NORMAL: a commit is in the WAL, not yet synced; `durability` syncs the WAL before
             // anything that depends on the commit goes to a relay, once for many commits.

@@ -26,10 +26,14 @@ public actor ChatController {
 
     /// Opens the chat and agent databases in `groupDirectory` for `user` (made by `createUser`
     /// first), with the relays stored for the user.
-    public static func open(groupDirectory: String, secrets: AgentSecrets) async throws(ChatError)
-        -> ChatController
-    {
-        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+    ///
+    /// With a `databaseKey`, both databases are sealed with it (plain ones are encrypted first,
+    /// once: `encryptDatabases`); the caller holds the core, so no other process writes them.
+    public static func open(
+        groupDirectory: String, secrets: AgentSecrets, databaseKey: DatabaseKey? = nil
+    ) async throws(ChatError) -> ChatController {
+        if let databaseKey { try encryptDatabases(groupDirectory: groupDirectory, key: databaseKey) }
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db", key: databaseKey)
         guard let user = try store.activeUser() else { throw .noUser }
         var servers: [SMPServerAddress] = []
         for text in try store.servers(user) {
@@ -41,7 +45,8 @@ public actor ChatController {
         do {
             agent = try await Agent.open(
                 config: AgentConfig(
-                    databasePath: AgentConfig.databasePath(groupDirectory: groupDirectory), servers: servers),
+                    databasePath: AgentConfig.databasePath(groupDirectory: groupDirectory), servers: servers,
+                    databaseKey: databaseKey),
                 secrets: secrets)
         } catch {
             throw .agent("\(error)")
@@ -49,24 +54,44 @@ public actor ChatController {
         return ChatController(store: store, agent: agent, user: user, groupDirectory: groupDirectory)
     }
 
+    /// Encrypts the group's plain databases with `key`, once and crash-safely
+    /// (`DatabaseEncryption`); encrypted or missing ones are left alone. Only the process that
+    /// holds the core may call it: a write to a plain file by another process during the copy
+    /// would be lost.
+    public static func encryptDatabases(groupDirectory: String, key: DatabaseKey) throws(ChatError) {
+        for path in [
+            groupDirectory + "/simplex_v1_chat.db", AgentConfig.databasePath(groupDirectory: groupDirectory),
+        ] {
+            do { try DatabaseEncryption.encryptIfPlain(path: path, key: key) } catch {
+                throw .store("cannot encrypt \(path): \(error)")
+            }
+        }
+    }
+
     /// The active user, if one has been made.
-    public static func activeUser(groupDirectory: String) throws(ChatError) -> ChatUser? {
-        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+    public static func activeUser(groupDirectory: String, databaseKey: DatabaseKey? = nil) throws(ChatError)
+        -> ChatUser?
+    {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db", key: databaseKey)
         defer { store.close() }
         return try store.activeUser()
     }
 
     /// Makes the user profile (first run).
-    public static func createUser(groupDirectory: String, profile: Profile) throws(ChatError) -> ChatUser {
-        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+    public static func createUser(groupDirectory: String, profile: Profile, databaseKey: DatabaseKey? = nil)
+        throws(ChatError) -> ChatUser
+    {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db", key: databaseKey)
         defer { store.close() }
         if let existing = try store.activeUser() { return existing }
         return try store.createUser(profile)
     }
 
     /// Sets the user's relays (kept in the database; new queues use them from the next start).
-    public static func setServers(groupDirectory: String, _ servers: [SMPServerAddress]) throws(ChatError) {
-        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+    public static func setServers(
+        groupDirectory: String, _ servers: [SMPServerAddress], databaseKey: DatabaseKey? = nil
+    ) throws(ChatError) {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db", key: databaseKey)
         defer { store.close() }
         guard let user = try store.activeUser() else { throw .noUser }
         try store.setServers(user, servers.map(\.description))
@@ -76,17 +101,19 @@ public actor ChatController {
     /// which needs no chat list: what a chat named on the command line is looked up in), read from
     /// the database without running the core (the share helper chooses the chat before it takes
     /// the core, or hands the content to the client).
-    public static func contacts(groupDirectory: String, recentFirst: Bool = true) throws(ChatError)
-        -> [ChatContact]
-    {
-        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+    public static func contacts(
+        groupDirectory: String, databaseKey: DatabaseKey? = nil, recentFirst: Bool = true
+    ) throws(ChatError) -> [ChatContact] {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db", key: databaseKey)
         defer { store.close() }
         guard let user = try store.activeUser() else { throw .noUser }
         return recentFirst ? try store.chatList(user).map(\.contact) : try store.contacts(user)
     }
 
-    public static func servers(groupDirectory: String) throws(ChatError) -> [String] {
-        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+    public static func servers(groupDirectory: String, databaseKey: DatabaseKey? = nil) throws(ChatError)
+        -> [String]
+    {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db", key: databaseKey)
         defer { store.close() }
         guard let user = try store.activeUser() else { throw .noUser }
         return try store.servers(user)

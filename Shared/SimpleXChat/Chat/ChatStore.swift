@@ -6,10 +6,13 @@ import Foundation
 final class ChatStore {
     let database: Database
     var now: () -> Date
+    /// The key the file's pages are sealed with (nil: plain), for the history connection too.
+    private let key: DatabaseKey?
 
-    init(path: String, now: @escaping () -> Date = Date.init) throws(ChatError) {
+    init(path: String, key: DatabaseKey? = nil, now: @escaping () -> Date = Date.init) throws(ChatError) {
+        self.key = key
         do {
-            database = try ChatSchema.openChatDatabase(path: path)
+            database = try ChatSchema.openChatDatabase(path: path, key: key)
             // The chat list and open chats read the newest page of every chat, spread over a large
             // file; 32 MiB of cache (SQLite's default is 2) keeps those pages after the first read.
             try database.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
@@ -52,7 +55,7 @@ final class ChatStore {
         if database.isInTransaction || historyUnavailable { return statements }
         if let history { return history.statements }
         do {
-            let connection = try Database(path: database.path)
+            let connection = try Database(path: database.path, key: key)
             try connection.execute("PRAGMA query_only = ON")
             try connection.execute("PRAGMA cache_size = -\(Self.historyCacheKiB)")
             let opened = (database: connection, statements: StatementCache(connection))

@@ -19,8 +19,10 @@ extension ChatController {
     public func groups() throws(ChatError) -> [ChatGroup] { try store.groups(user) }
 
     /// The active user's groups, read without starting the core (for the share helper's choice).
-    public static func groups(groupDirectory: String) throws(ChatError) -> [ChatGroup] {
-        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db")
+    public static func groups(groupDirectory: String, databaseKey: DatabaseKey? = nil) throws(ChatError)
+        -> [ChatGroup]
+    {
+        let store = try ChatStore(path: groupDirectory + "/simplex_v1_chat.db", key: databaseKey)
         defer { store.close() }
         guard let user = try store.activeUser() else { throw .noUser }
         return try store.groups(user)

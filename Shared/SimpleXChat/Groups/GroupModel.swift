@@ -111,15 +111,6 @@ public enum GroupItemModeration: Equatable, Sendable {
     case blocked
 }
 
-/// The message an item quotes, as the quoting member saw it.
-public struct GroupItemQuote: Equatable, Sendable {
-    public var sharedMsgId: SharedMsgID?
-    /// The quoted message's author (nil: the user).
-    public var member: GroupMember?
-    public var memberId: MemberID?
-    public var content: MsgContent
-}
-
 /// What happened in a group, for the user (SimpleX's group `ChatEvent`s).
 public enum GroupChatEvent: Equatable, Sendable {
     /// A contact invited the user (`x.grp.inv`).

@@ -9,6 +9,9 @@ public struct KeychainItem: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let appPassword = KeychainItem(rawValue: "appPassword")
     /// The passcode that erases everything when entered.
     public static let selfDestructPassword = KeychainItem(rawValue: "selfDestructPassword")
+    /// Set once the group's databases have been encrypted: from then on a plain database in their
+    /// place is a replacement, refused, not an old one to encrypt.
+    public static let databasesEncrypted = KeychainItem(rawValue: "databasesEncrypted")
     /// The key that seals the agent database's private keys and ratchet states.
     public static let agentStoreKey = KeychainItem(rawValue: "agentStoreKey")
 

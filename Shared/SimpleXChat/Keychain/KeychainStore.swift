@@ -103,6 +103,20 @@ public final class KeychainStore: Sendable {
         try modify { $0.values[item.rawValue] = value }
     }
 
+    /// Stores `value` as `item` unless a value is stored already (atomically, under the lock, so
+    /// processes starting together agree on one); returns the value stored now.
+    public func setIfAbsent(_ item: KeychainItem, _ value: SecureBytes) throws(KeychainError) -> SecureBytes {
+        var stored = value
+        try modify { items in
+            if let existing = items.values[item.rawValue] {
+                stored = existing
+            } else {
+                items.values[item.rawValue] = value
+            }
+        }
+        return stored
+    }
+
     /// Removes `item` (nothing happens when it is not stored).
     public func remove(_ item: KeychainItem) throws(KeychainError) {
         try modify { $0.values[item.rawValue] = nil }

@@ -32,8 +32,8 @@ public enum ChatSchema {
     ///
     /// Throws `MigrationError.databaseNewerThanApp` (leaving the file unchanged) when a newer
     /// app has migrated it further than this code knows.
-    public static func openChatDatabase(path: String) throws -> Database {
-        let database = try Database(path: path)
+    public static func openChatDatabase(path: String, key: DatabaseKey? = nil) throws -> Database {
+        let database = try Database(path: path, key: key)
         try database.migrate(migrations)
         return database
     }

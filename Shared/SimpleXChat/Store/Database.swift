@@ -11,16 +11,37 @@ public final class Database {
     /// The database file.
     public let path: String
     private var handle: OpaquePointer?
+    /// The encrypting VFS the connection reads and writes through, when opened with a key.
+    /// Declared after `handle`, and released after deinit has closed it.
+    private let cipher: PageCipher?
+
+    /// Whether the file's pages are sealed with a key (`init(path:key:)`).
+    public var isEncrypted: Bool { cipher != nil }
 
     /// Opens (creating if needed) the database at `path` with mode 0600, in WAL mode, with foreign
     /// keys enforced. A file that is not a database fails here with `.notADatabase`, unchanged.
-    public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
+    ///
+    /// With a `key`, every page of the file, its WAL and its journal is sealed with it (PageCipher):
+    /// a plain database is refused (it must be encrypted first), and so is an encrypted one opened
+    /// without a key; a page that does not open with the key fails with `.tampered`.
+    public init(path: String, key: DatabaseKey? = nil, busyTimeout: Duration = .seconds(5)) throws {
         self.path = path
+        switch (DatabaseFileState.of(path), key) {
+        case (.plain, _?):
+            throw DatabaseError(
+                .notADatabase,
+                message: "\(path) is not encrypted; it must be encrypted before it opens with a key")
+        case (.encrypted, nil):
+            throw DatabaseError(.notADatabase, message: "\(path) is encrypted; it opens only with its key")
+        default: break
+        }
+        cipher = try key.map { key throws(DatabaseError) in try PageCipher(key: key) }
         try Self.makePrivate(path)
         var connection: OpaquePointer?
         // No SQLITE_OPEN_CREATE: makePrivate created the file, and SQLite must never create it
         // with the default 0644 if it disappears in between.
-        let code = sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        let code = sqlite3_open_v2(
+            path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, cipher?.vfsName)
         guard code == SQLITE_OK, let connection else {
             let error = DatabaseError.lastError(on: connection, code: code, sql: nil)
             // sqlite3_open_v2 can hand back a handle even when it fails; it still must be closed.
@@ -54,6 +75,12 @@ public final class Database {
 
     private func configure(_ connection: OpaquePointer, busyTimeout: Duration) throws {
         sqlite3_extended_result_codes(connection, 1)
+        if cipher != nil {
+            // Room for the nonce and tag in every page of a new file (an existing one keeps its own).
+            try requestReservedBytes(PageCipher.reservedBytes)
+            // Sorts, temp tables and statement journals stay in memory, never in a temp file.
+            try execute("PRAGMA temp_store = MEMORY")
+        }
         // Before the first pragma: switching to WAL takes a lock another process may hold.
         let milliseconds = (busyTimeout / .milliseconds(1)).rounded()
         sqlite3_busy_timeout(

@@ -25,6 +25,9 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     // sqlite3.h defines the extended codes as `(SQLITE_CONSTRAINT | (n<<8))`, which Swift
     // cannot import; the same expressions here.
+    /// SQLITE_IOERR_DATA: a page that does not open with the database's key (PageCipher).
+    public static let tampered = ResultCode(rawValue: SQLITE_IOERR | (32 << 8))
+
     public static let constraintCheck = ResultCode(rawValue: SQLITE_CONSTRAINT | (1 << 8))
     public static let constraintForeignKey = ResultCode(rawValue: SQLITE_CONSTRAINT | (3 << 8))
     public static let constraintNotNull = ResultCode(rawValue: SQLITE_CONSTRAINT | (5 << 8))
@@ -84,7 +87,10 @@ public struct DatabaseError: Error, CustomStringConvertible {
         on connection: OpaquePointer?, code: Int32, sql: String?, argumentCount: Int = 0
     ) -> DatabaseError {
         let message: String
-        if let connection, let cMessage = sqlite3_errmsg(connection) {
+        if code == ResultCode.tampered.rawValue {
+            message =
+                "tampering: a page of the database does not authenticate (the file was modified, or the key is wrong)"
+        } else if let connection, let cMessage = sqlite3_errmsg(connection) {
             message = String(cString: cMessage)
         } else {
             message = String(cString: sqlite3_errstr(code))

@@ -39,7 +39,7 @@ struct LineMode {
 
         let chat: ChatController
         do {
-            if try ChatController.activeUser(groupDirectory: container.path) == nil {
+            if try ChatController.activeUser(groupDirectory: container.path, databaseKey: access.databaseKey) == nil {
                 output("No user profile yet. Your display name (shown to your contacts, no spaces):")
                 // Asked again until it is one word, as SimpleX's CLI does; only the end of the
                 // input gives up.
@@ -57,10 +57,11 @@ struct LineMode {
                     }
                 }
                 _ = try ChatController.createUser(
-                    groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""))
+                    groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""),
+                    databaseKey: access.databaseKey)
             }
             try access.applyServers(servers, environment: environment, note: output)
-            if try ChatController.servers(groupDirectory: container.path).isEmpty {
+            if try ChatController.servers(groupDirectory: container.path, databaseKey: access.databaseKey).isEmpty {
                 errors(
                     "simplex-chat: no relays configured: start with -s smp://<fingerprint>@<host>[:port] (make run starts a local one)"
                 )
@@ -281,9 +282,9 @@ struct LineMode {
         case .servers(let texts):
             var addresses: [SMPServerAddress] = []
             for text in texts { addresses.append(try SMPServerAddress(text)) }
-            let path = try GroupContainer.open(environment: environment).path
-            try ChatController.setServers(groupDirectory: path, addresses)
-            output("relays saved: new connections use them (restart to apply)")
+            // Through the running core's own (encrypted) store; its agent takes them at once.
+            try await chat.setServers(addresses)
+            output("relays saved: new connections use them")
         case .sendFile(let name, let path):
             let item = try await chat.sendFile(to: name, path: path)
             session.setActive(name)
