@@ -59,7 +59,7 @@ extension ShareMain {
 extension ShareMain {
     /// The user's groups for the picker and the dialog (none when they cannot be read: the contacts
     /// are still offered).
-    static func pickableGroups(_ container: GroupContainer) -> [ChatGroup] {
-        (try? ChatController.groups(groupDirectory: container.path)) ?? []
+    static func pickableGroups(_ container: GroupContainer, databaseKey: DatabaseKey?) -> [ChatGroup] {
+        (try? ChatController.groups(groupDirectory: container.path, databaseKey: databaseKey)) ?? []
     }
 }

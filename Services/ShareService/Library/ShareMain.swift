@@ -117,7 +117,7 @@ public enum ShareMain {
         } else if ChatPicker.hasTerminal {
             // No --to: the user picks in the terminal, a contact or a group.
             let picker = ChatPicker(
-                contacts: contacts.filter(\.active), groups: pickableGroups(container), files: !request.files.isEmpty)
+                contacts: contacts.filter(\.active), groups: pickableGroups(container, databaseKey: databaseKey), files: !request.files.isEmpty)
             switch try picker.choose() {
             case .contact(let picked): contact = picked
             case .group(let group):
@@ -127,7 +127,7 @@ public enum ShareMain {
         } else {
             // Started without a terminal (a file manager): a dialog, or a terminal of its own.
             let choosable = contacts.filter(ChatPicker.selectable)
-            let groups = pickableGroups(container).filter {
+            let groups = pickableGroups(container, databaseKey: databaseKey).filter {
                 ShareChoice.groupProblem($0, files: !request.files.isEmpty) == nil
             }
             let count = request.files.isEmpty ? 1 : request.files.count

@@ -37,7 +37,13 @@ extension Agent {
 
     /// Joins an invitation (fast handshake: our reply queue and profile go in a confirmation to
     /// their queue, which we secure with SKEY), or sends a request to a contact address.
-    public func joinConnection(_ link: ConnectionLink, connInfo: [UInt8]) async throws(AgentError)
+    ///
+    /// `connectionID` (from `Agent.newConnectionID()`) lets the caller record what the connection
+    /// is for before the peer can answer on it: its events may come before this call returns (an
+    /// invitation's; a contact address request makes its own).
+    public func joinConnection(
+        _ link: ConnectionLink, connInfo: [UInt8], connectionID: AgentConnectionID? = nil
+    ) async throws(AgentError)
         -> AgentConnectionID
     {
         guard link.agentVersionRange.intersection(AgentVersions.agent) != nil else {
@@ -58,7 +64,7 @@ extension Agent {
         } catch {
             throw .link("the invitation's keys: \(error)")
         }
-        let id = Self.newConnectionID()
+        let id = connectionID ?? Self.newConnectionID()
         let (reply, dhPrivate, serverDH) = try await newRcvQueue(connection: id, mode: .messaging)
         let sndQueue = SndQueue(
             connectionID: id, server: target.server, senderID: target.senderID, authKey: .generate(.x25519),

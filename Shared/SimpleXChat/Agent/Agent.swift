@@ -206,5 +206,5 @@ public actor Agent {
         return server
     }
 
-    static func newConnectionID() -> AgentConnectionID { Base64URL.encode(Random.bytes(count: 12)) }
+    public static func newConnectionID() -> AgentConnectionID { Base64URL.encode(Random.bytes(count: 12)) }
 }

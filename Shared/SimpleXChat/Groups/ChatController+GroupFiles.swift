@@ -22,7 +22,7 @@ extension ChatController {
             throw .invalidCommand("#\(group.localDisplayName): observers cannot send messages")
         }
         guard group.profile.allowsGroupFeature("files", role: group.membership.role) else {
-            throw .invalidCommand("#\(group.localDisplayName): files are prohibited in this group")
+            throw .invalidCommand("#\(group.localDisplayName): files and media not allowed")
         }
         let absolute = Self.absolutePath(path)
         let fileName = FileNames.sanitized(absolute)

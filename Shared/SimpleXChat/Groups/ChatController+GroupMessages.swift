@@ -199,15 +199,18 @@ extension ChatController {
         do { link = try ConnectionLink(intro.groupConnReq) } catch {
             return refuse(group, member, "x.grp.mem.fwd with an unreadable invitation: \(error)")
         }
+        // Recorded first: the new member's answer may come before the join returns.
+        let connection = Agent.newConnectionID()
+        try store.setMemberConnection(user, member, agentConnectionID: connection)
         do {
-            let connection = try await agent.joinConnection(
+            _ = try await agent.joinConnection(
                 link,
                 connInfo: try encode(
-                    .group(.memInfo(memberId: group.membership.memberId, profile: user.profile))))
-            try store.setMemberConnection(user, member, agentConnectionID: connection)
-        } catch let error as ChatError {
-            throw error
+                    .group(.memInfo(memberId: group.membership.memberId, profile: user.profile))),
+                connectionID: connection)
         } catch {
+            try? store.deleteConnectionRecord(agentConnectionID: connection)
+            if let error = error as? ChatError { throw error }
             throw .agent("\(error)")
         }
     }

@@ -14,8 +14,7 @@ extension ChatController {
             throw .invalidCommand("you are not a member of #\(group.localDisplayName)")
         }
         guard group.profile.allowsGroupFeature("reactions", role: group.membership.role) else {
-            throw .invalidCommand(
-                "#\(group.localDisplayName): message reactions are prohibited in this group")
+            throw .invalidCommand("#\(group.localDisplayName): message reactions not allowed")
         }
         guard let msgId = item.sharedMsgId, !item.deleted, !item.isError else {
             throw .invalidCommand("this item cannot have reactions")

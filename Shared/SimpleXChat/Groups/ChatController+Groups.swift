@@ -113,17 +113,21 @@ extension ChatController {
         do { link = try ConnectionLink(request) } catch {
             throw .invalidCommand("the invitation's link: \(error)")
         }
+        // The connection is the host's before it exists: the host's answer on it may come (the
+        // actor taking events while this waits for the join) before the join returns.
+        let connection = Agent.newConnectionID()
+        try store.setMemberConnection(user, host, agentConnectionID: connection)
         do {
-            let connection = try await agent.joinConnection(
-                link, connInfo: try encode(.group(.acpt(memberId: group.membership.memberId))))
+            _ = try await agent.joinConnection(
+                link, connInfo: try encode(.group(.acpt(memberId: group.membership.memberId))),
+                connectionID: connection)
             try store.transaction { () throws(ChatError) in
-                try store.setMemberConnection(user, host, agentConnectionID: connection)
                 try store.setMemberStatus(group.membership, .accepted)
                 try store.setMemberStatus(host, .accepted)
             }
-        } catch let error as ChatError {
-            throw error
         } catch {
+            try? store.deleteConnectionRecord(agentConnectionID: connection)
+            if let error = error as? ChatError { throw error }
             throw .agent("\(error)")
         }
         return try store.group(id: group.groupId)

@@ -287,6 +287,11 @@ extension ChatStore {
             """, [user.userId, agentConnectionID, member.groupMemberId, now(), now()])
     }
 
+    /// A connection recorded for a join that failed.
+    func deleteConnectionRecord(agentConnectionID: String) throws(ChatError) {
+        try run("DELETE FROM connections WHERE agent_conn_id = ?", [agentConnectionID])
+    }
+
     /// The group, its members, their profiles and connections, and its items, gone from this device.
     func deleteGroup(_ group: ChatGroup) throws(ChatError) {
         try transaction { () throws(ChatError) in

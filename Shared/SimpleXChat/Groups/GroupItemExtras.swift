@@ -32,16 +32,9 @@ extension GroupItemQuote {
 
 extension GroupProfile {
     /// Whether the group's preference `feature` (`reactions`, `files`, ...) lets a member of `role`
-    /// use it: `{"enable":"on","role":"member"}`; an absent preference takes SimpleX's default
-    /// (`defaultGroupPrefs`: reactions, voice and files on, the rest off).
+    /// use it, as `GroupPreferences.allows` reads it (SimpleX's defaults where it is not set).
     public func allowsGroupFeature(_ feature: String, role: GroupMemberRole) -> Bool {
-        guard case .object(let preference)? = groupPreferences?[feature] else {
-            return ["reactions", "voice", "files", "simplexLinks", "reports"].contains(feature)
-        }
-        guard case .string("on")? = preference["enable"] else { return false }
-        if case .string(let text)? = preference["role"], let least = GroupMemberRole(rawValue: text) {
-            return role >= least
-        }
-        return true
+        guard let feature = GroupPreferences.Feature(rawValue: feature) else { return false }
+        return preferences.allows(feature, role: role)
     }
 }

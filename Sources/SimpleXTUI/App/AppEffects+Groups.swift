@@ -69,6 +69,10 @@ extension AppEffects {
         case .moderateGroupItem(let groupId, let item):
             let group = try await group(groupId)
             _ = try await chat.moderateGroupItem(group.localDisplayName, item)
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
+            report(.chatList(await chatList()))
         case .replyGroup(let groupId, let text, let quoting):
             let group = try await group(groupId)
             _ = try await chat.sendGroup(group.localDisplayName, .text(text), quoting: quoting)
