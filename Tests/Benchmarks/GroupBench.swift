@@ -22,7 +22,10 @@ func groupBenchmarkLines() async throws -> [String] {
     let environment = ProcessInfo.processInfo.environment
     let size = environment["SIMPLEX_BENCH_GROUP_MEMBERS"].flatMap { Int($0) }.map { max(3, $0) } ?? 50
     let active = environment["SIMPLEX_BENCH_GROUP_ACTIVE"].flatMap { Int($0) }.map { max(1, min($0, size - 2)) } ?? 20
-    let world = try await GroupBenchWorld.make(serverPath: serverPath, members: size)
+    let world: GroupBenchWorld
+    do { world = try await GroupBenchWorld.make(serverPath: serverPath, members: size) } catch {
+        return lines + ["group delivery: not measured, the group was not made: \(error)"]
+    }
     do {
         lines.append(
             "setup: \(size) members (\(size - 1) contacts of the host, then invited and joined), every pair "
@@ -211,13 +214,25 @@ final class GroupBenchWorld {
             }
             _ = try await member.joinGroup("team")
         }
-        try await waitUntil("every pair of the \(size) members connected", timeout: .seconds(600)) {
-            for index in 0..<self.size {
-                let (_, members) = try await self.chat(index).members(of: "team")
-                let connected = members.filter { $0.status == .connected || $0.status == .complete }
-                if connected.count < self.size - 1 { return false }
+        do {
+            try await waitUntil("every pair of the \(size) members connected", timeout: .seconds(max(90, 6 * size))) {
+                for index in 0..<self.size {
+                    let (_, members) = try await self.chat(index).members(of: "team")
+                    let connected = members.filter { $0.status == .connected || $0.status == .complete }
+                    if connected.count < self.size - 1 { return false }
+                }
+                return true
             }
-            return true
+        } catch {
+            // Who is missing whom, for the error.
+            var missing: [String] = []
+            for index in 0..<size {
+                let (_, members) = try await chat(index).members(of: "team")
+                for member in members where member.status != .connected && member.status != .complete {
+                    missing.append("m\(index) has \(member.localDisplayName) \(member.status.rawValue)")
+                }
+            }
+            throw RelayBenchError("\(error); not connected: \(missing.joined(separator: ", "))")
         }
     }
 
@@ -305,8 +320,9 @@ final class GroupBenchWorld {
             try await open(index)
             try await chat(1).connect(link: try await chat(index).createInvitation())
         }
-        try await waitUntil("m1's \(active) contacts connected", timeout: .seconds(120)) {
-            try await self.chat(1).contacts().filter(\.ready).count == active
+        // m1's contacts: the host, and the senders.
+        try await waitUntil("m1's \(active) new contacts connected", timeout: .seconds(120)) {
+            try await self.chat(1).contacts().filter(\.ready).count == active + 1
         }
         // What the host sent m1 while it was stopped arrives first; not counted below.
         try await events[1]?.wait(for: .max, idle: .seconds(2)) { _ in false }
