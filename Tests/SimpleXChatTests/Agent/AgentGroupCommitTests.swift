@@ -70,7 +70,7 @@ import TestSupport
         bob = try await open(1)
         await bob.failNextGroupCommit()
         await bob.start()
-        await receive(bob, for: .seconds(2))
+        await receive(bob, for: .seconds(5))
         // A message of the failed commit is not shown, nor ACKed: its queue gives nothing more
         // in this run. The other queues go on.
         let stalled = bobConnections.filter { received[$0] == nil }
@@ -82,7 +82,7 @@ import TestSupport
         // The next run: the failed ones come, and every message has been shown once, in order.
         bob = try await open(1)
         await bob.start()
-        await receive(bob, for: .seconds(3))
+        await receive(bob, for: .seconds(6))
         for (index, id) in bobConnections.enumerated() {
             #expect(received[id] == ["\(index)-1", "\(index)-2", "\(index)-3"], "connection \(index)")
         }
@@ -98,7 +98,7 @@ import TestSupport
         received = [:]
         bob = try await open(1)
         await bob.start()
-        await receive(bob, for: .seconds(2))
+        await receive(bob, for: .seconds(5))
         #expect(received == [bobConnections[0]: ["0-4"]])
         await alice.stop()
     }
