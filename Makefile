@@ -69,10 +69,10 @@ test: test-deps
 	dbus-run-session -- $(SWIFT) test --skip-build --skip '$(TIMED_SUITES)'
 	dbus-run-session -- $(SWIFT) test --skip-build --filter '$(TIMED_SUITES)'
 
-# Suites whose calls have deadlines of a few seconds (D-Bus, the relay's PING): run on their own
+# Suites whose calls have deadlines of a few seconds (D-Bus, the relay's PING and reconnects): run on their own
 # after the rest, because 1,100 tests sharing two cores' cooperative threads starved them past
 # their deadlines (60 s limits hit by D-Bus calls waiting for a thread, in a clean clone's CI run).
-TIMED_SUITES := SimpleXDesktopTests|SMPClientSessionTests
+TIMED_SUITES := SimpleXDesktopTests|SMPClientSessionTests|SMPClientRelayTests
 
 bench:
 	@$(call install_missing,$(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES))
