@@ -128,11 +128,13 @@ public enum ServiceMain {
             await service.receiveOnce()
             if linger > .zero, await service.hasActionableNotifications {
                 // A click on what it showed is carried out by this process (its connection gets
-                // the signal); it goes once nothing actionable is left or the time is up.
+                // the signal); it goes once nothing actionable is left or the time is up. A click
+                // being carried out is finished first, whatever the time: the deadline cut the
+                // core off mid-acceptance when a loaded machine made the pass slow.
                 let deadline = ContinuousClock.now + linger
                 await waitForTermination(bus: bus) {
-                    guard ContinuousClock.now < deadline else { return true }
                     guard await service.state.inactive else { return false }
+                    guard ContinuousClock.now < deadline else { return true }
                     return !(await service.hasActionableNotifications)
                 }
             }
