@@ -133,11 +133,13 @@ extension ChatController {
     }
 
     /// After a message is acknowledged: the connections to members who left or were removed go,
-    /// and all of them when the user is out.
+    /// and all of them when the user is out. (Not those of members still invited: "not current"
+    /// dropped the invitations of contacts who had not yet joined once the first joiner's
+    /// messages came, and their joins then never completed.)
     func dropConnectionsOfLeavers(_ groupId: Int64) async throws(ChatError) {
         let group = try store.group(id: groupId)
         for member in try store.members(groupId: groupId) where member.agentConnectionID != nil {
-            if !member.status.isCurrent || !group.membership.status.isCurrent {
+            if member.status.isGone || group.membership.status.isGone {
                 try await dropConnection(of: member, waitDelivery: false)
             }
         }

@@ -27,6 +27,16 @@ public enum GroupMemberStatus: String, Sendable {
     case introInvited = "intro-inv"
     case accepted, announced, connected, complete, creator
 
+    /// Out of the group for good (rejected, removed, left, or the group deleted): their
+    /// connections go. An invited member is not current, but not gone either: the connection
+    /// waits for their acceptance.
+    public var isGone: Bool {
+        switch self {
+        case .rejected, .removed, .left, .deleted: true
+        default: false
+        }
+    }
+
     /// Members of the group now (SimpleX's "current": introduced ... creator).
     public var isCurrent: Bool {
         switch self {

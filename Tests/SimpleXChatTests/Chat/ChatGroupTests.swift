@@ -101,6 +101,44 @@ struct ChatGroupTests {
         for user in [team.alice, team.bob, team.cath] { await user.chat.stop() }
     }
 
+    /// Two contacts invited at once; the first joins and the group talks before the second
+    /// accepts. The host once dropped the second's invitation connection (an invited member is
+    /// not "current") when it acknowledged the first's messages, and that join never completed.
+    @Test func aContactWhoJoinsAfterTheGroupHasTalkedStillConnects() async throws {
+        let relay = try await RelayProcess()
+        let directory = try TemporaryDirectory("chat-groups-late")
+        let alice = try await ChatControllerReadingTests.user("alice", relay: relay, in: directory)
+        let bob = try await ChatControllerReadingTests.user("bob", relay: relay, in: directory)
+        let cath = try await ChatControllerReadingTests.user("cath", relay: relay, in: directory)
+        _ = try await Self.connect(alice, bob)
+        _ = try await Self.connect(alice, cath)
+        _ = try await alice.chat.createGroup(GroupProfile(displayName: "team", fullName: ""))
+        _ = try await alice.chat.addMember("team", contact: "bob", role: .member)
+        _ = try await alice.chat.addMember("team", contact: "cath", role: .member)
+        for invitee in [bob, cath] {
+            _ = try await invitee.events.next { if case .group(.invitation) = $0 { true } else { nil } }
+        }
+        _ = try await bob.chat.joinGroup("team")
+        _ = try await bob.events.next { if case .group(.userJoined) = $0 { true } else { nil } }
+        _ = try await bob.chat.sendGroup("team", .text("bob before cath"))
+        _ = try await Self.received(alice, "bob before cath")
+        _ = try await alice.chat.sendGroup("team", .text("alice before cath"))
+        _ = try await Self.received(bob, "alice before cath")
+        try await Task.sleep(for: .milliseconds(300))  // alice's acknowledgements of bob's messages
+        _ = try await cath.chat.joinGroup("team")
+        _ = try await cath.events.next { if case .group(.userJoined) = $0 { true } else { nil } }
+        let joined = try await alice.events.next {
+            if case .group(.memberJoined(_, let member)) = $0 { member.localDisplayName } else { nil }
+        }
+        #expect(joined == "cath")
+        _ = try await cath.events.next {
+            if case .group(.memberConnected(_, let member, _)) = $0, member.localDisplayName == "bob" { true } else { nil }
+        }
+        _ = try await alice.chat.sendGroup("team", .text("welcome cath"))
+        #expect(try await Self.received(cath, "welcome cath").member?.localDisplayName == "alice")
+        for user in [alice, bob, cath] { await user.chat.stop() }
+    }
+
     @Test func eventsAMembersRoleDoesNotAllowAreRecordedAsErrorsAndChangeNothing() async throws {
         let relay = try await RelayProcess()
         let team = try await Self.team(relay: relay)
