@@ -25,7 +25,10 @@ struct ChatControllerReadingTests {
         deinit { reader.cancel() }
 
         /// The first event `matches` accepts, waiting up to `timeout`; it and those before are consumed.
-        func next<T>(timeout: Duration = .seconds(30), _ matches: (ChatEvent) -> T?) async throws -> T {
+        func next<T>(
+            timeout: Duration = .seconds(30), fileID: StaticString = #fileID, line: UInt = #line,
+            _ matches: (ChatEvent) -> T?
+        ) async throws -> T {
             let deadline = ContinuousClock.now + timeout
             while ContinuousClock.now < deadline {
                 let found = shared.events.withLock { events -> T? in
@@ -37,7 +40,7 @@ struct ChatControllerReadingTests {
                 if let found { return found }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            throw TestSupportError("no such event within \(timeout)")
+            throw TestSupportError("no such event within \(timeout) (waited for at \(fileID):\(line))")
         }
     }
 
