@@ -114,4 +114,49 @@ struct GroupModerationTUITests {
         #expect(!text.contains { $0.contains("Block") || $0.contains("Reports") })
         #expect(app.update(.key(.character("b"))) == [] && app.update(.key(.character("r"))) == [])
     }
+
+    /// A member reports another's message: `!`, the reason, a comment, and the report effect; a
+    /// report for another reason must say why; a moderator moderates instead of reporting.
+    @Test func aMemberReportsAMessageWithAReasonAndAComment() {
+        let spam = shared(fixtures.item(1, fixtures.member(2, "bob"), "buy pills"))
+        var app = AppFixture.app()
+        open(&app, team(role: .member), [spam])
+        _ = app.update(.key(.key(.up, [])))
+        #expect(AppView().draw(&app).lines.contains { $0.text.contains("! report · c copy · i info") })
+        _ = app.update(.key(.character("!")))
+        var text = AppView().draw(&app).lines.map(\.text)
+        #expect(text.contains { $0.contains("Report bob's message to the moderators") })
+        #expect(text.contains { $0.contains("1  Spam") } && text.contains { $0.contains("5  Another reason") })
+        _ = app.update(.key(.key(.down, [])))
+        _ = app.update(.key(.key(.enter, [])))
+        text = AppView().draw(&app).lines.map(\.text)
+        #expect(text.contains { $0.contains("Report: Inappropriate content") })
+        for character in "pills ad" { _ = app.update(.key(.character(character))) }
+        #expect(
+            app.update(.key(.key(.enter, []))) == [
+                .reportGroupItem(groupId: 7, item: spam, reason: .content, text: "pills ad")
+            ])
+        #expect(app.overlays.isEmpty)
+
+        // "Another reason" with no comment is refused, and the prompt stays.
+        _ = app.update(.key(.key(.up, [])))
+        _ = app.update(.key(.character("!")))
+        _ = app.update(.key(.character("5")))
+        #expect(app.update(.key(.key(.enter, []))) == [])
+        #expect(AppView().draw(&app).lines.contains { $0.text.contains("a report for another reason says why") })
+
+        // Where the group forbids reports, or for a moderator, there is no report.
+        var moderator = AppFixture.app()
+        open(&moderator, team(role: .moderator), [spam])
+        _ = moderator.update(.key(.key(.up, [])))
+        _ = moderator.update(.key(.character("!")))
+        #expect(moderator.overlays.isEmpty)
+        var closed = team(role: .member)
+        closed.profile.preferences.preferences[.reports] = .init(enable: false)
+        var forbidden = AppFixture.app()
+        open(&forbidden, closed, [spam])
+        _ = forbidden.update(.key(.key(.up, [])))
+        _ = forbidden.update(.key(.character("!")))
+        #expect(forbidden.overlays.isEmpty)
+    }
 }

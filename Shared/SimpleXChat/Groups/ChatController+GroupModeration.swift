@@ -237,6 +237,15 @@ extension ChatController {
 }
 
 extension ChatGroup {
+    /// Whether the user may report `item` to the group's moderators (SimpleX shows "Report" to
+    /// members below moderator, where the group allows reports): a member's message, not deleted.
+    public func mayReport(_ item: GroupChatItem) -> Bool {
+        guard item.member != nil, !item.isError, !item.deleted, item.moderation == nil, item.sharedMsgId != nil
+        else { return false }
+        return membership.status.isCurrent && membership.status != .invited && membership.role < .moderator
+            && profile.allowsGroupFeature("reports", role: membership.role)
+    }
+
     /// Whether the user may delete `item` for everyone as a moderator: a moderator or higher, not
     /// below the author's role, and the item a member's message not deleted yet.
     public func mayModerate(_ item: GroupChatItem) -> Bool {

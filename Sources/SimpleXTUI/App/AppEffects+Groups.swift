@@ -66,6 +66,12 @@ extension AppEffects {
                 .groupOpened(
                     group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
             report(.chatList(await chatList()))
+        case .reportGroupItem(let groupId, let item, let reason, let text):
+            let group = try await group(groupId)
+            _ = try await chat.reportGroupItem(group.localDisplayName, item, reason: reason, text: text)
+            report(
+                .groupOpened(
+                    group, try await chat.groupItems(group.localDisplayName, count: GroupChatState.pageSize)))
         case .moderateGroupItem(let groupId, let item):
             let group = try await group(groupId)
             _ = try await chat.moderateGroupItem(group.localDisplayName, item)

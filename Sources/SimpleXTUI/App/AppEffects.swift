@@ -188,7 +188,7 @@ public struct AppEffects: Sendable {
             .setAlias, .setNotifications, .setReceipts, .setChatLayout, .clearChat, .deleteContact:
             try await performSettings(effect)
         case .openGroup, .sendGroup, .joinGroup, .createGroup, .inviteMembers, .loadGroupInfo, .leaveGroup, .deleteGroup,
-            .editGroupItem, .deleteGroupItem, .moderateGroupItem, .blockMember, .loadGroupReports, .createGroupLink,
+            .editGroupItem, .deleteGroupItem, .moderateGroupItem, .blockMember, .loadGroupReports, .reportGroupItem, .createGroupLink,
             .replyGroup, .reactGroup, .sendGroupFile:
             try await performGroup(effect)
         case .createProfile, .saveDraft, .openEditor, .suspend, .quit:

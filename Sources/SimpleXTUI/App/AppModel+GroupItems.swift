@@ -2,6 +2,7 @@ import Foundation
 import SimpleXChat
 
 /// The item cursor in a group chat: ↑↓ move, `r` replies, `+` reacts, `s` receives a member's file,
+/// `!` reports a member's message to the moderators (a member, where the group allows reports),
 /// `e` edits and `D` deletes the user's own message (for every member, confirmed) or moderates a
 /// member's where the user's role allows (confirmed), `c` copies, `i`
 /// shows the item's info.
@@ -39,6 +40,8 @@ extension AppModel {
                     question:
                         "Moderate: delete \(author)'s message for every member of #\(group.group.localDisplayName)? y / n",
                     effects: [.moderateGroupItem(groupId: group.group.groupId, item: item)]))
+        case .character("!") where group.group.mayReport(item):
+            overlays.append(.reportReason(ReportReasonPicker(groupId: group.group.groupId, item: item)))
         case .character("r") where !item.deleted && !item.isError && item.sharedMsgId != nil:
             groupChat?.replying = item
             groupChat?.editing = nil
@@ -90,6 +93,8 @@ extension AppModel {
             actions += ["e edit", "D delete for everyone"]
         } else if group.mayModerate(item) {
             actions.append("D moderate")
+        } else if group.mayReport(item) {
+            actions.append("! report")
         }
         return (actions + ["c copy", "i info", "Esc back"]).joined(separator: " · ")
     }

@@ -93,6 +93,31 @@ extension AppModel {
             }
             guard let chat, let item = picker.item else { return [] }
             return [.react(contactId: chat.contact.contactId, item: item, emoji: chosen, add: !picker.isMine(chosen))]
+        case .reportReason(var picker):
+            var chosen: ReportReason?
+            switch key {
+            case .key(.up, _): picker.selected = max(0, picker.selected - 1)
+            case .key(.down, _): picker.selected = min(ReportReasonPicker.reasons.count - 1, picker.selected + 1)
+            case .key(.enter, _): chosen = ReportReasonPicker.reasons[picker.selected].reason
+            case .character(let digit) where digit.isNumber:
+                let index = Int(String(digit))! - 1
+                if ReportReasonPicker.reasons.indices.contains(index) { chosen = ReportReasonPicker.reasons[index].reason }
+            default: break
+            }
+            guard let chosen else {
+                overlays.append(.reportReason(picker))
+                return []
+            }
+            let title = ReportReasonPicker.reasons.first { $0.reason == chosen }?.title ?? chosen.rawValue
+            overlays.append(
+                .prompt(
+                    TextPrompt(
+                        kind: .reportComment(groupId: picker.groupId, item: picker.item, reason: chosen),
+                        title: "Report: \(title)",
+                        hint: chosen == .other
+                            ? "say why (the moderators read it); Enter sends, Esc cancels"
+                            : "a comment for the moderators (optional); Enter sends, Esc cancels")))
+            return []
         case .forwardTo(let items, var list):
             if list.pickerKey(key) {
                 guard let target = list.selected?.contact else { return [] }
@@ -229,6 +254,14 @@ extension AppModel {
             return submitSettingsPrompt(&prompt, value: value)
         case .newGroup, .inviteMembers:
             return submitGroupPrompt(&prompt, value: value)
+        case .reportComment(let groupId, let item, let reason):
+            guard reason != .other || !value.isEmpty else {
+                prompt.error = "a report for another reason says why"
+                overlays.append(.prompt(prompt))
+                return []
+            }
+            status = ("reported to the moderators", false)
+            return [.reportGroupItem(groupId: groupId, item: item, reason: reason, text: value)]
         }
     }
 

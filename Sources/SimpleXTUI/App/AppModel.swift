@@ -140,6 +140,8 @@ public enum AppEffect: Equatable, Sendable {
     case moderateGroupItem(groupId: Int64, item: GroupChatItem)
     case blockMember(groupId: Int64, memberName: String, blocked: Bool)
     case loadGroupReports(groupId: Int64)
+    /// A member's message reported to the group's moderators, with the reason and a comment.
+    case reportGroupItem(groupId: Int64, item: GroupChatItem, reason: ReportReason, text: String)
     /// A reply to a group item; the user's reaction to one, added or removed.
     case replyGroup(groupId: Int64, text: String, quoting: GroupChatItem)
     case reactGroup(groupId: Int64, item: GroupChatItem, emoji: MsgReactionEmoji, add: Bool)
@@ -161,6 +163,8 @@ public enum Overlay: Sendable {
     case quickSwitcher(QuickSwitcher)
     case menu(ItemMenu)
     case reactions(ReactionPicker)
+    /// `!` on a member's message: why it is reported (↑↓ Enter, or the reason's digit).
+    case reportReason(ReportReasonPicker)
     case info(title: String, lines: [String], scroll: Int)
     case link(title: String, link: String)
     case prompt(TextPrompt)
@@ -273,6 +277,8 @@ public struct TextPrompt: Sendable {
         /// Alt+G: a new group's name; then the contacts to invite to it.
         case newGroup
         case inviteMembers(groupId: Int64)
+        /// The comment going with a report (required for "Other").
+        case reportComment(groupId: Int64, item: GroupChatItem, reason: ReportReason)
     }
     public var kind: Kind
     public var title: String

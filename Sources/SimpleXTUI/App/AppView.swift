@@ -229,6 +229,8 @@ public struct AppView: Sendable {
             content = menu.lines(width: inner)
         case .reactions(let picker):
             content = picker.lines(width: inner)
+        case .reportReason(let picker):
+            content = picker.lines(width: inner)
         case .info(let title, let lines, let scroll):
             content = [StyledLine(" " + title, Style(attributes: .bold))]
             for line in lines.dropFirst(scroll).prefix(max(1, height - 6)) {

@@ -18,7 +18,7 @@ enum HelpScreen {
         ]),
         ("Messages", [
             ("↑ ↓ j k, a click", "move"), ("Enter, a second or right click", "actions menu"), ("r", "reply"), ("e", "edit (yours)"), ("+", "react"), ("c", "copy"),
-            ("f", "forward"), ("d / D", "delete for me / everyone (D on a member's message: moderate, where your role allows)"), ("i", "info"), ("v", "select (Space toggles)"),
+            ("f", "forward"), ("d / D", "delete for me / everyone (D on a member's message: moderate, where your role allows)"), ("!", "in a group, report a member's message to the moderators"), ("i", "info"), ("v", "select (Space toggles)"),
             ("s", "save or receive the file"), ("o", "open the link"), ("h", "reveal a secret"), ("n N", "next / previous search result"),
             ("Esc", "back to compose"),
         ]),

@@ -141,3 +141,33 @@ public struct ReactionPicker: Sendable {
         ]
     }
 }
+
+/// Why a member's message is reported, as SimpleX lists the reasons.
+public struct ReportReasonPicker: Sendable {
+    public static let reasons: [(reason: ReportReason, title: String)] = [
+        (.spam, "Spam"), (.content, "Inappropriate content"), (.community, "Community guidelines violation"),
+        (.profile, "Inappropriate profile"), (.other, "Another reason"),
+    ]
+    public let groupId: Int64
+    public let item: GroupChatItem
+    public var selected = 0
+
+    public init(groupId: Int64, item: GroupChatItem) {
+        self.groupId = groupId
+        self.item = item
+    }
+
+    public func lines(width: Int) -> [StyledLine] {
+        let author = item.member?.localDisplayName ?? ""
+        var lines = [StyledLine(" Report \(author)'s message to the moderators", Style(attributes: .bold))]
+        for (index, entry) in Self.reasons.enumerated() {
+            let style = index == selected ? Style(attributes: .reverse) : Style.plain
+            var line = StyledLine()
+            line.append(" \(index + 1)  ", style.foreground(.blue))
+            line.append(entry.title, style)
+            lines.append(line.truncated(to: width).padded(to: width, style))
+        }
+        lines.append(StyledLine(" ↑↓ Enter, or the digit · Esc close", Style(foreground: .brightBlack)))
+        return lines.map { $0.truncated(to: width) }
+    }
+}
