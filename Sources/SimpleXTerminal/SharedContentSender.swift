@@ -11,23 +11,29 @@ enum SharedContentSender {
         let description: String
     }
 
-    /// Sends `content` to `contact`; returns the items sent, in order.
-    static func send(
-        _ content: ClientHandoff.SharedContent, to contact: ChatContact, chat: ChatController, linkPreviews: Bool
-    ) async throws -> [ChatItem] {
+    /// The items `content` makes (file:// URIs as paths), or why it makes none.
+    private static func items(
+        of content: ClientHandoff.SharedContent, linkPreviews: Bool
+    ) throws(Failure) -> [SharedItem] {
         guard content.text?.isEmpty == false || !content.files.isEmpty else {
             throw Failure(description: "Share: nothing to send (text or files)")
         }
         let files = content.files.map { $0.hasPrefix("file://") ? (URL(string: $0)?.path ?? $0) : $0 }
-        let items: [SharedItem]
         do {
-            items = try SharedItems.make(
+            return try SharedItems.make(
                 text: content.text.flatMap { $0.isEmpty ? nil : $0 }, files: files,
                 writingInto: files.first.map { ($0 as NSString).deletingLastPathComponent } ?? "",
                 linkPreview: linkPreviews ? { LinkPreviews.fetch($0) } : nil)
         } catch {
             throw Failure(description: "Share: \(error.description)")
         }
+    }
+
+    /// Sends `content` to `contact`; returns the items sent, in order.
+    static func send(
+        _ content: ClientHandoff.SharedContent, to contact: ChatContact, chat: ChatController, linkPreviews: Bool
+    ) async throws -> [ChatItem] {
+        let items = try items(of: content, linkPreviews: linkPreviews)
         var sent: [ChatItem] = []
         for item in items {
             if let path = item.path {
@@ -44,19 +50,7 @@ enum SharedContentSender {
     static func send(
         _ content: ClientHandoff.SharedContent, to group: ChatGroup, chat: ChatController, linkPreviews: Bool = false
     ) async throws -> GroupChatItem {
-        guard content.text?.isEmpty == false || !content.files.isEmpty else {
-            throw Failure(description: "Share: nothing to send (text or files)")
-        }
-        let files = content.files.map { $0.hasPrefix("file://") ? (URL(string: $0)?.path ?? $0) : $0 }
-        let items: [SharedItem]
-        do {
-            items = try SharedItems.make(
-                text: content.text.flatMap { $0.isEmpty ? nil : $0 }, files: files,
-                writingInto: files.first.map { ($0 as NSString).deletingLastPathComponent } ?? "",
-                linkPreview: linkPreviews ? { LinkPreviews.fetch($0) } : nil)
-        } catch {
-            throw Failure(description: "Share: \(error.description)")
-        }
+        let items = try items(of: content, linkPreviews: linkPreviews)
         var last: GroupChatItem?
         for item in items {
             last =
