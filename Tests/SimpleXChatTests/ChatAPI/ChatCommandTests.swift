@@ -53,6 +53,15 @@ import Testing
         .apiConnect(userId: 1, incognito: false, link: "simplex:/invitation#/?v=2-7&smp=smp%3A%2F%2Fa%40b"),
         .apiAcceptContact(incognito: false, contactReqId: 3),
         .apiRejectContact(contactReqId: 3),
+        .apiCreateGroupLink(groupId: 1, memberRole: .member),
+        .apiCreateGroupLink(groupId: 2, memberRole: .observer),
+        .apiGroupLinkMemberRole(groupId: 1, memberRole: .observer),
+        .apiDeleteGroupLink(groupId: 1),
+        .apiGetGroupLink(groupId: 1),
+        .apiUpdateGroupProfile(groupId: 1, groupProfile: GroupProfile(displayName: "club", fullName: "The Club")),
+        .apiBlockMembersForAll(groupId: 1, memberIds: [3], blocked: true),
+        .apiBlockMembersForAll(groupId: 1, memberIds: [3, 4], blocked: false),
+        .apiDeleteMemberChatItem(groupId: 1, itemIds: [9, 10]),
         .apiCreateMyAddress(userId: 1),
         .apiShowMyAddress(userId: 1),
         .apiDeleteMyAddress(userId: 1),
@@ -146,6 +155,12 @@ import Testing
             (.apiCreateMyAddress(userId: 1), "/_address 1"),
             (.apiShowMyAddress(userId: 1), "/_show_address 1"),
             (.apiDeleteMyAddress(userId: 1), "/_delete_address 1"),
+            (.apiCreateGroupLink(groupId: 1, memberRole: .member), "/_create link #1 member"),
+            (.apiGroupLinkMemberRole(groupId: 1, memberRole: .observer), "/_set link role #1 observer"),
+            (.apiDeleteGroupLink(groupId: 1), "/_delete link #1"),
+            (.apiGetGroupLink(groupId: 1), "/_get link #1"),
+            (.apiBlockMembersForAll(groupId: 1, memberIds: [3, 4], blocked: true), "/_block #1 3,4 blocked=on"),
+            (.apiDeleteMemberChatItem(groupId: 1, itemIds: [9]), "/_delete member item #1 9"),
             (.apiDeleteChat(.direct(1), mode: .full(notify: true)), "/_delete @1 full notify=on"),
             (.apiSetContactAlias(contactId: 2, localAlias: "Bob"), "/_set alias @2 Bob"),
             (
@@ -234,7 +249,8 @@ import Testing
             Self.everyCommand.filter(\.usesNetwork).map(\.cmdString).map { $0.prefix { $0 != " " } } == [
                 "/_send", "/_send", "/_update", "/_delete", "/_reaction", "/_reaction", "/_forward",
                 "/_forward", "/_connect",
-                "/_connect", "/_accept", "/_address", "/_delete_address", "/_delete", "/_delete", "/_delete",
+                "/_connect", "/_accept", "/_create", "/_create", "/_delete", "/_group_profile", "/_block", "/_block",
+                "/_delete", "/_address", "/_delete_address", "/_delete", "/_delete", "/_delete",
                 "/_delete", "/_profile", "/set", "/set", "/set",
             ])
     }

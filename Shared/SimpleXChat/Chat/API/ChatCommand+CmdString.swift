@@ -38,6 +38,16 @@ extension ChatCommand {
         case .apiDeleteMyAddress(let userId): "/_delete_address \(userId)"
         case .apiDeleteChat(let ref, let mode): "/_delete \(ref) \(mode.cmdString)"
         case .apiListContacts(let userId): "/_contacts \(userId)"
+        case .apiCreateGroupLink(let groupId, let role): "/_create link #\(groupId) \(role.rawValue)"
+        case .apiGroupLinkMemberRole(let groupId, let role): "/_set link role #\(groupId) \(role.rawValue)"
+        case .apiDeleteGroupLink(let groupId): "/_delete link #\(groupId)"
+        case .apiGetGroupLink(let groupId): "/_get link #\(groupId)"
+        case .apiUpdateGroupProfile(let groupId, let profile):
+            "/_group_profile #\(groupId) \(profile.json.compactText)"
+        case .apiBlockMembersForAll(let groupId, let memberIds, let blocked):
+            "/_block #\(groupId) \(Self.ids(memberIds)) blocked=\(onOff(blocked))"
+        case .apiDeleteMemberChatItem(let groupId, let itemIds):
+            "/_delete member item #\(groupId) \(Self.ids(itemIds))"
         case .apiSetContactAlias(let contactId, let alias):
             "/_set alias @\(contactId)" + (alias.isEmpty ? "" : " " + alias)
         case .apiUpdateProfile(let userId, let profile): "/_profile \(userId) \(profile.json.compactText)"

@@ -9,7 +9,9 @@ extension ChatCommand {
     public static func parse(_ text: String) throws(ChatCommandParseError) -> ChatCommand {
         var s = CommandScanner(text)
         let command: ChatCommand
-        if s.keyword("/_get chats") {
+        if let group = try groupCommand(&s) {
+            command = group
+        } else if s.keyword("/_get chats") {
             let userId = try Self.userId(&s)
             command = .apiGetChats(
                 userId: userId, pendingConnections: s.take(" pcc=") ? try s.onOff() : false)
@@ -308,5 +310,56 @@ extension ChatCommand {
             throw s.invalid("expected a display name")
         }
         return name
+    }
+}
+
+extension ChatCommand {
+    /// The group commands of SimpleX's API (`/_create link #1 member`, `/_block #1 3 blocked=on`, ...);
+    /// nil when `s` is not one of them (nothing consumed).
+    fileprivate static func groupCommand(_ s: inout CommandScanner) throws(ChatCommandParseError) -> ChatCommand? {
+        if s.keyword("/_create link") {
+            let groupId = try Self.groupId(&s)
+            return .apiCreateGroupLink(groupId: groupId, memberRole: s.take(" ") ? try role(&s) : .member)
+        } else if s.keyword("/_set link role") {
+            let groupId = try Self.groupId(&s)
+            try s.expect(" ")
+            return .apiGroupLinkMemberRole(groupId: groupId, memberRole: try role(&s))
+        } else if s.keyword("/_delete link") {
+            return .apiDeleteGroupLink(groupId: try groupId(&s))
+        } else if s.keyword("/_get link") {
+            return .apiGetGroupLink(groupId: try groupId(&s))
+        } else if s.keyword("/_group_profile") {
+            let groupId = try Self.groupId(&s)
+            try s.expect(" ")
+            let json = try s.json("the group profile")
+            do { return .apiUpdateGroupProfile(groupId: groupId, groupProfile: try GroupProfile(json: json)) } catch {
+                throw s.invalid("the group profile: \(error)")
+            }
+        } else if s.keyword("/_block") {
+            let groupId = try Self.groupId(&s)
+            try s.expect(" ")
+            let ids = try s.ids()
+            try s.expect(" blocked=")
+            return .apiBlockMembersForAll(groupId: groupId, memberIds: ids, blocked: try s.onOff())
+        } else if s.keyword("/_delete member item") {
+            let groupId = try Self.groupId(&s)
+            try s.expect(" ")
+            return .apiDeleteMemberChatItem(groupId: groupId, itemIds: try s.ids())
+        }
+        return nil
+    }
+
+    /// ` #<groupId>`.
+    private static func groupId(_ s: inout CommandScanner) throws(ChatCommandParseError) -> Int64 {
+        try s.expect(" #")
+        return try s.decimal("a group id")
+    }
+
+    private static func role(_ s: inout CommandScanner) throws(ChatCommandParseError) -> GroupMemberRole {
+        let word = s.word()
+        guard let role = GroupMemberRole(rawValue: word) else {
+            throw s.invalid("expected a role (observer, author, member, moderator, admin, owner), found \"\(word)\"")
+        }
+        return role
     }
 }

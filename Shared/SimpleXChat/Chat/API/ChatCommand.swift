@@ -58,6 +58,22 @@ public enum ChatCommand: Equatable, Sendable {
     case apiSetContactAlias(contactId: Int64, localAlias: String)
     /// `/_profile <userId> <json profile>`: changes the user's profile and tells the contacts.
     case apiUpdateProfile(userId: Int64, profile: Profile)
+    /// `/_create link #<groupId> member`: the group's link; who joins by it gets `memberRole`.
+    case apiCreateGroupLink(groupId: Int64, memberRole: GroupMemberRole)
+    /// `/_set link role #<groupId> observer`: the role the group's link gives from now on.
+    case apiGroupLinkMemberRole(groupId: Int64, memberRole: GroupMemberRole)
+    /// `/_delete link #<groupId>`: deletes the group's link (members who joined by it stay).
+    case apiDeleteGroupLink(groupId: Int64)
+    /// `/_get link #<groupId>`: the group's link.
+    case apiGetGroupLink(groupId: Int64)
+    /// `/_group_profile #<groupId> <json profile>`: an owner changes the group's profile
+    /// (`x.grp.info`, or `x.grp.prefs` when only the preferences change).
+    case apiUpdateGroupProfile(groupId: Int64, groupProfile: GroupProfile)
+    /// `/_block #<groupId> <groupMemberIds> blocked=on|off`: blocks members for all, or unblocks them.
+    case apiBlockMembersForAll(groupId: Int64, memberIds: [Int64], blocked: Bool)
+    /// `/_delete member item #<groupId> <itemIds>`: a moderator deletes members' messages for
+    /// everyone.
+    case apiDeleteMemberChatItem(groupId: Int64, itemIds: [Int64])
     /// `/_set receipts contacts <userId> on|off clear_overrides=on|off`: whether the user sends
     /// delivery receipts to contacts; `clear_overrides=on` also resets each contact's own setting.
     case apiSetUserContactReceipts(userId: Int64, enable: Bool, clearOverrides: Bool)
@@ -186,7 +202,8 @@ extension ChatCommand {
         case .apiSendMessages, .apiUpdateChatItem, .apiChatItemReaction, .apiForwardChatItems, .apiAddContact,
             .apiConnect,
             .apiAcceptContact, .apiDeleteChat, .apiUpdateProfile, .apiCreateMyAddress, .apiDeleteMyAddress,
-            .setUserFeature, .setUserTimedMessages:
+            .setUserFeature, .setUserTimedMessages, .apiCreateGroupLink, .apiDeleteGroupLink, .apiUpdateGroupProfile,
+            .apiBlockMembersForAll, .apiDeleteMemberChatItem:
             true
         case .apiDeleteChatItem(_, _, let mode): mode == .broadcast
         default: false

@@ -113,6 +113,9 @@ extension ChatController {
                 try await acceptContact(request.localDisplayName, incognito: incognito)
             }
             return .acceptingContactRequest(user: user, contact: contact)
+        case .apiCreateGroupLink, .apiGroupLinkMemberRole, .apiDeleteGroupLink, .apiGetGroupLink,
+            .apiUpdateGroupProfile, .apiBlockMembersForAll, .apiDeleteMemberChatItem:
+            return try await runGroup(command)
         case .apiCreateMyAddress(let userId):
             try checkUser(userId)
             let link = try await api { () async throws(ChatError) in try await createAddress() }

@@ -59,6 +59,30 @@ extension ChatResponse {
                 ])
         case .userContactLinkDeleted(let user):
             return tagged(type, ["user": user.json])
+        case .groupLinkCreated(let user, let group, let link), .groupLink(let user, let group, let link):
+            return tagged(type, ["user": user.json, "groupInfo": group.json, "groupLink": link.json])
+        case .groupLinkDeleted(let user, let group):
+            return tagged(type, ["user": user.json, "groupInfo": group.json])
+        case .groupUpdated(let user, let from, let to):
+            return tagged(type, ["user": user.json, "fromGroup": from.json, "toGroup": to.json])
+        case .membersBlockedForAllUser(let user, let group, let members, let blocked):
+            return tagged(
+                type,
+                [
+                    "user": user.json, "groupInfo": group.json, "members": .array(members.map(\.json)),
+                    "blocked": .bool(blocked),
+                ])
+        case .groupChatItemsDeleted(let user, let group, let deletions, let byUser):
+            let chatInfo: JSON = ["type": "group", "groupInfo": group.json]
+            func item(_ item: GroupChatItem) -> JSON { ["chatInfo": chatInfo, "chatItem": item.json] }
+            return tagged(
+                type,
+                [
+                    "user": user.json,
+                    "chatItemDeletions": .array(
+                        deletions.map { ["deletedChatItem": item($0.deleted), "toChatItem": $0.to.map(item) ?? .null] }),
+                    "byUser": .bool(byUser), "timed": false,
+                ])
         case .acceptingContactRequest(let user, let contact), .contactDeleted(let user, let contact):
             return tagged(type, ["user": user.json, "contact": contact.json])
         case .contactRequestRejected(let user, let request):
@@ -145,6 +169,16 @@ extension UserProfileUpdateSummary {
         [
             "updateSuccesses": .int(updateSuccesses), "updateFailures": .int(updateFailures),
             "changedContacts": .array(changedContacts.map(\.json)),
+        ]
+    }
+}
+
+extension GroupLink {
+    /// SimpleX `GroupLink`: the full link only (no short links here), and the joiners' role.
+    public var json: JSON {
+        [
+            "connLinkContact": ["connFullLink": .string(link)], "shortLinkDataSet": false,
+            "groupLinkId": linkId.json, "acceptMemberRole": .string(memberRole.rawValue),
         ]
     }
 }

@@ -42,6 +42,16 @@ public enum ChatResponse: Equatable, Sendable {
     /// The user's SMP relays (`/smp`).
     case userProtoServers(user: ChatUser, servers: [String])
     case cmdOk(user: ChatUser?)
+    /// A group's link made, read or with a new role; deleted.
+    case groupLinkCreated(user: ChatUser, groupInfo: ChatGroup, groupLink: GroupLink)
+    case groupLink(user: ChatUser, groupInfo: ChatGroup, groupLink: GroupLink)
+    case groupLinkDeleted(user: ChatUser, groupInfo: ChatGroup)
+    /// The group's profile changed by the user (`fromGroup` as it was).
+    case groupUpdated(user: ChatUser, fromGroup: ChatGroup, toGroup: ChatGroup)
+    /// Members blocked for all by the user, or unblocked.
+    case membersBlockedForAllUser(user: ChatUser, groupInfo: ChatGroup, members: [GroupMember], blocked: Bool)
+    /// Group items deleted (moderated) by the user; SimpleX's `chatItemsDeleted` for a group.
+    case groupChatItemsDeleted(user: ChatUser, groupInfo: ChatGroup, deletions: [GroupItemDeletion], byUser: Bool)
     /// The command failed; encoded as `{"error":{...}}`.
     case chatCmdError(user: ChatUser?, chatError: ChatAPIError)
 
@@ -77,6 +87,12 @@ public enum ChatResponse: Equatable, Sendable {
         case .apiParsedMarkdown: "apiParsedMarkdown"
         case .userProtoServers: "userProtoServers"
         case .cmdOk: "cmdOk"
+        case .groupLinkCreated: "groupLinkCreated"
+        case .groupLink: "groupLink"
+        case .groupLinkDeleted: "groupLinkDeleted"
+        case .groupUpdated: "groupUpdated"
+        case .membersBlockedForAllUser: "membersBlockedForAllUser"
+        case .groupChatItemsDeleted: "chatItemsDeleted"
         case .chatCmdError: "chatCmdError"
         }
     }
@@ -215,5 +231,16 @@ extension ChatResponse {
     /// `simplex-chat -e` before any profile exists both give it).
     public static func parsedMarkdown(_ text: String) -> ChatResponse {
         .apiParsedMarkdown(formattedText: Markdown.formattedText(text))
+    }
+}
+
+/// A group item before and after its deletion (SimpleX `ChatItemDeletion` in a group).
+public struct GroupItemDeletion: Equatable, Sendable {
+    public var deleted: GroupChatItem
+    public var to: GroupChatItem?
+
+    public init(deleted: GroupChatItem, to: GroupChatItem?) {
+        self.deleted = deleted
+        self.to = to
     }
 }
