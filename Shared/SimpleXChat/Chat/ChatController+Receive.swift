@@ -132,6 +132,18 @@ extension ChatController {
                 index += statuses
                 continue
             }
+            var groupRun: [GroupReceivedMessage] = []
+            while index + groupRun.count < events.count,
+                case .message(let id, let message) = events[index + groupRun.count],
+                let received = storeOnlyGroupMessage(id, message)
+            {
+                groupRun.append(received)
+            }
+            if !groupRun.isEmpty {
+                await receivedFromMembersTogether(groupRun)
+                index += groupRun.count
+                continue
+            }
             var run: [ReceivedMessage] = []
             while index + run.count < events.count,
                 case .message(let id, let message) = events[index + run.count],
@@ -355,6 +367,76 @@ extension ChatController {
                     type: message.event.name, text: "unsupported event \(message.event.name)"),
                 status: .rcvNew, sharedMsgId: message.msgId)
             return [.newItem(contact, item)]
+        }
+    }
+}
+
+/// Members' messages as the contacts' are: a run of those that need only the store, in one
+/// transaction (one durable commit for the run, not one per message), acknowledged after it.
+extension ChatController {
+    struct GroupReceivedMessage {
+        let connection: String
+        let member: GroupMember
+        let group: ChatGroup
+        let message: AgentReceivedMessage
+        let messages: [ChatMessage]
+    }
+
+    /// `message` on `connection` when it is a member's and needs only the store: new texts
+    /// (no file, no report), edits, deletions and reactions, in a group where the user forwards
+    /// nothing to this member's introduced members (so handling it never waits on the agent).
+    /// Nothing of it changes who is in the group, so no connection is dropped after it.
+    func storeOnlyGroupMessage(_ connection: String, _ message: AgentReceivedMessage) -> GroupReceivedMessage? {
+        guard let member = try? store.member(agentConnectionID: connection), member.ready,
+            let group = try? store.group(id: member.groupId)
+        else { return nil }
+        var messages: [ChatMessage] = []
+        for result in ChatMessage.decodeBody(message.body) {
+            guard case .success(let chatMessage) = result else { return nil }
+            switch chatMessage.event {
+            case .msgNew(let container):
+                if container.file != nil { return nil }
+                if case .report = container.content { return nil }
+            case .msgUpdate, .msgDel, .msgReact: break
+            default: return nil
+            }
+            messages.append(chatMessage)
+        }
+        if group.membership.role >= .admin, (try? store.unconnectedIntroduced(member))?.isEmpty != true {
+            return nil
+        }
+        return GroupReceivedMessage(
+            connection: connection, member: member, group: group, message: message, messages: messages)
+    }
+
+    func receivedFromMembersTogether(_ run: [GroupReceivedMessage]) async {
+        heldEvents = []
+        do {
+            try store.begin()
+            do {
+                for received in run {
+                    for message in received.messages {
+                        try await applyGroup(message, from: received.member, in: received.group)
+                    }
+                }
+                try store.commit()
+            } catch {
+                store.rollback()
+                throw error
+            }
+        } catch {
+            // Nothing stored, nothing acknowledged: the agent gives them again at the next start.
+            heldEvents = nil
+            emit(.error("\(error)"))
+            return
+        }
+        let events = heldEvents ?? []
+        heldEvents = nil
+        for event in events { emit(event) }
+        do {
+            try await agent.ackMessages(run.map { ($0.connection, $0.message.agentMsgID, false) })
+        } catch {
+            emit(.error("\(ChatError.agent("\(error)"))"))
         }
     }
 }

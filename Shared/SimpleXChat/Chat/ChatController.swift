@@ -15,6 +15,9 @@ public actor ChatController {
     var agentEvents: Task<Void, Never>?
     /// Deletes disappearing items when their time comes (ChatController+Reading).
     var expiry = ExpiryTimer()
+    /// While a run of members' messages is stored in one transaction, the events it makes wait
+    /// here for its commit (nil: events go out at once).
+    var heldEvents: [ChatEvent]?
 
     private init(store: ChatStore, agent: Agent, user: ChatUser, groupDirectory: String) {
         self.store = store
@@ -183,7 +186,9 @@ public actor ChatController {
         sink.finish()
     }
 
-    func emit(_ event: ChatEvent) { sink.yield(event) }
+    func emit(_ event: ChatEvent) {
+        if heldEvents != nil { heldEvents?.append(event) } else { sink.yield(event) }
+    }
 
     /// The user's profile as sent to contacts (x.info).
     var profileInfo: [UInt8] {

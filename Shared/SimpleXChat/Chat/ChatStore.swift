@@ -131,6 +131,21 @@ final class ChatStore {
         }
     }
 
+    /// A transaction the caller ends with `commit` or `rollback` (`ChatController`'s runs of
+    /// members' messages, whose handling is async but never suspends while it is open).
+    func begin() throws(ChatError) {
+        do { try database.execute("BEGIN IMMEDIATE") } catch { throw .store("\(error)") }
+    }
+
+    func commit() throws(ChatError) {
+        do { try database.execute("COMMIT") } catch {
+            database.rollbackAfterFailure()
+            throw .store("\(error)")
+        }
+    }
+
+    func rollback() { database.rollbackAfterFailure() }
+
     var lastID: Int64 { database.lastInsertRowID }
 
     // MARK: - JSON columns
