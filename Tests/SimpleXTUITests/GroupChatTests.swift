@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @testable import SimpleXChat
 @testable import SimpleXTUI
@@ -142,6 +143,36 @@ struct GroupChatTests {
         #expect(app.groupChat == nil)
         #expect(app.overlays.isEmpty)
         #expect(app.status?.text == "#team deleted")
+    }
+
+    /// A member with a profile image has it drawn in the gutter's cell (red on the left, blue on
+    /// the right: one cell of chafa's symbols in both colours), in place of the initial; one whose
+    /// image does not decode keeps the initial.
+    @Test func aMembersProfileImageIsDrawnInTheGutter() throws {
+        let directory = try TemporaryDirectory("avatar")
+        let path = directory.appending("face.png")
+        try MediaTools.writeHalfRedHalfBlue(path, width: 64, height: 64, format: "png", in: directory)
+        var cath = member(3, "cath")
+        cath.profile.image =
+            "data:image/png;base64," + (FileManager.default.contents(atPath: path) ?? Data()).base64EncodedString()
+        let settings = ChatViewSettings(timeZone: TimeZone(identifier: "UTC")!)
+        let lines = ChatViewLayout.groupLines(
+            for: ChatViewItem(group: item(1, cath, "hello"), userName: "me"), older: nil, width: 40,
+            settings: settings, state: ItemRenderState(), now: now)
+        let row = try #require(lines.first { $0.text.contains("cath") })
+        #expect(!row.text.hasPrefix(" C cath"))
+        let cell = row.spans[1].style
+        let colours = [cell.foreground, cell.background]
+        #expect(colours.contains { if case .rgb(let r, _, let b) = $0 { r > 200 && b < 60 } else { false } }, "\(cell)")
+        #expect(colours.contains { if case .rgb(let r, _, let b) = $0 { b > 200 && r < 60 } else { false } }, "\(cell)")
+        #expect(lines.allSatisfy { $0.width <= 40 })
+
+        var broken = member(4, "dan")
+        broken.profile.image = "data:image/png;base64,bm90IGFuIGltYWdl"
+        let plain = ChatViewLayout.groupLines(
+            for: ChatViewItem(group: item(2, broken, "hi"), userName: "me"), older: nil, width: 40,
+            settings: settings, state: ItemRenderState(), now: now)
+        #expect(plain.contains { $0.text.hasPrefix(" D dan") })
     }
 
     @Test func membersRowsHaveTheAvatarGutterWithTheInitialOnTheSenderRow() {

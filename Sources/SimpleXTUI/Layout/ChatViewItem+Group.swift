@@ -1,5 +1,6 @@
 import Foundation
 import SimpleXChat
+import Synchronization
 
 extension ChatViewItem {
     /// The row of a group item: the user's own, or a member's with the member as sender (so a
@@ -64,6 +65,33 @@ extension ChatViewSender {
     public static func member(_ member: GroupMember) -> ChatViewSender {
         let badge = member.role >= .admin ? " · \(member.role.rawValue)" : ""
         return .init(
-            id: "member:\(member.groupMemberId)", name: member.localDisplayName + badge, isUser: false)
+            id: "member:\(member.groupMemberId)", name: member.localDisplayName + badge, isUser: false,
+            picture: member.profile.image.flatMap(AvatarPictures.shared.picture))
+    }
+}
+
+/// Profile images drawn in one cell of symbols for the avatar gutter, decoded once per image
+/// (gdk-pixbuf and chafa, as every picture): items are made again on every page and update.
+final class AvatarPictures: Sendable {
+    static let shared = AvatarPictures()
+    private let cache = Mutex<[String: StyledLine?]>([:])
+
+    /// `image` (a `data:image/...;base64,` URI, as profiles carry it) in one cell; nil when it
+    /// does not decode.
+    func picture(_ image: String) -> StyledLine? {
+        if let known = cache.withLock({ $0[image] }) { return known }
+        var picture: StyledLine?
+        if let comma = image.firstIndex(of: ","), image.hasPrefix("data:image/"),
+            let data = Data(base64Encoded: String(image[image.index(after: comma)...])),
+            let decoded = try? TerminalImage(data: Array(data), name: "profile image"),
+            let line = try? decoded.symbols(fitting: CellBox(columns: 1, rows: 1)).first, line.width == 1
+        {
+            picture = line
+        }
+        cache.withLock { cache in
+            if cache.count >= 256 { cache.removeAll() }  // members' images: few, but not unbounded
+            cache[image] = picture
+        }
+        return picture
     }
 }

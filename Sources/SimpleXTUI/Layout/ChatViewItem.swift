@@ -175,10 +175,19 @@ public struct ChatViewSender: Hashable, Sendable {
     public var id: String
     public var name: String
     public var isUser: Bool
-    public init(id: String, name: String, isUser: Bool) {
+    /// The sender's profile image drawn in one cell (a group's avatar gutter); nil: the initial.
+    public var picture: StyledLine?
+    public init(id: String, name: String, isUser: Bool, picture: StyledLine? = nil) {
         self.id = id
         self.name = name
         self.isUser = isUser
+        self.picture = picture
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(name)
+        hasher.combine(isUser)
     }
 
     public static func user(_ name: String) -> ChatViewSender { .init(id: "user", name: name, isUser: true) }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The avatar gutter of group chats (seed 000 §3: avatars in groups only): a member's initial in
-/// the member's colour beside the row that names the member, blank beside the rest, in both layouts.
+/// The avatar gutter of group chats (seed 000 §3: avatars in groups only): a member's profile
+/// image drawn in one cell (chafa's symbols), or without one the member's initial in the member's
+/// colour, beside the row that names the member, blank beside the rest, in both layouts.
 extension ChatViewLayout {
     /// Cells the gutter takes: a space and the initial (the row's own start padding follows).
     public static let avatarGutterWidth = 2
@@ -43,7 +44,10 @@ extension ChatViewLayout {
         let blank = String(repeating: " ", count: avatarGutterWidth)
         return body.enumerated().map { index, line in
             var row = StyledLine()
-            if index == senderRow, let sender = item.sender {
+            if index == senderRow, let sender = item.sender, let picture = sender.picture {
+                row.append(" ")
+                row.append(picture)
+            } else if index == senderRow, let sender = item.sender {
                 let initial = sender.name.first.map { String($0).uppercased() } ?? "?"
                 row.append(" ")
                 row.append(initial, Style(foreground: avatarColor(sender.id), attributes: [.bold, .reverse]))
