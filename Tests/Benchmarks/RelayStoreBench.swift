@@ -31,7 +31,9 @@ enum RelayBench {
     static func temporaryDirectory(_ label: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.path + "/simplex-bench-\(label)-\(getpid())"
         try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // 0700: a group directory others can read is refused (the TUI bench uses one of these).
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return path
     }
 
