@@ -158,8 +158,8 @@ public struct AppEffects: Sendable {
         case .receiveFile(let fileId):
             let file = try await chat.receiveFile(fileId)
             report(.notice("receiving \(file.fileName)…"))
-        case .saveToDownloads(let path, let name):
-            let target = try Self.copyToDownloads(path, name: name, environment: environment)
+        case .saveToDownloads(let file):
+            let target = try Self.copyToDownloads(file, environment: environment)
             report(.notice("saved to \(target)"))
         case .search(let contactId, let text, let before, let count):
             let name = try await chat.contact(id: contactId).localDisplayName
@@ -238,8 +238,10 @@ public struct AppEffects: Sendable {
         return home + "/Downloads"
     }
 
-    /// Copies `path` into the download directory under `name` (a free name: `a (1).txt`).
-    static func copyToDownloads(_ path: String, name: String, environment: [String: String]) throws -> String {
+    /// Writes the file's contents into the download directory under its name (a free name:
+    /// `a (1).txt`), decrypted when it is sealed at rest; a tampered file writes nothing.
+    static func copyToDownloads(_ file: ChatFile, environment: [String: String]) throws -> String {
+        let name = FileNames.sanitized(file.fileName)
         let directory = downloadDirectory(environment: environment)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let base = (name as NSString).deletingPathExtension
@@ -250,7 +252,7 @@ public struct AppEffects: Sendable {
             target = directory + "/" + base + " (\(counter))" + (ext.isEmpty ? "" : "." + ext)
             counter += 1
         }
-        try FileManager.default.copyItem(atPath: path, toPath: target)
+        try LocalFile.save(file, to: target)
         return target
     }
 

@@ -92,7 +92,8 @@ public enum AppEffect: Equatable, Sendable {
     case searchAll(text: String)
     case receiveFile(fileId: Int64)
     /// Copies a file into the XDG download directory.
-    case saveToDownloads(path: String, name: String)
+    /// The file's contents to the download directory (decrypted when sealed at rest).
+    case saveToDownloads(file: ChatFile)
     case copy(String)
     case openLink(String)
     case openEditor(String)

@@ -295,6 +295,8 @@ struct LineMode {
         case .cancelFile(let id):
             let file = try await chat.cancelFile(id)
             view.fileCancelled(file, contact: try await chat.filePeer(file)).forEach(output)
+        case .saveFile(let id, let path):
+            output("file \(id) saved to \(try await chat.saveFile(id, to: path))")
         case .fileStatus(let id):
             let (file, done) = try await chat.fileStatus(id)
             view.fileStatus(file, chunksDone: done, contact: try await chat.filePeer(file))
