@@ -129,6 +129,11 @@ public struct AppEffects: Sendable {
         case .forward(let items, let toContactId):
             let name = try await chat.contact(id: toContactId).localDisplayName
             for item in items {
+                // A file that is here goes with its message (read through its key when sealed at rest).
+                if let file = item.file, let path = file.filePath, file.status == .rcvComplete || file.direction == .sent {
+                    report(.ownItem(contactId: toContactId, try await chat.sendFile(to: name, path: path, content: item.content)))
+                    continue
+                }
                 let sent = try await chat.send(to: name, item.content, forwarded: true)
                 report(.ownItem(contactId: toContactId, sent))
             }
@@ -174,6 +179,15 @@ public struct AppEffects: Sendable {
             report(.globalResults(text: text, found.map { FoundItem(contact: $0.0, item: $0.1) }))
         case .copy(let text):
             Self.copyWithProgram(text, environment: environment)
+        case .openFile(let file):
+            guard let opener = Program.find("xdg-open", environment: environment) else {
+                return report(.failed("xdg-open is not installed: save the file with s"))
+            }
+            // A private plain copy (0600 in a 0700 directory) for the viewer; removed when the
+            // client quits and at the next start, since xdg-open returns before the viewer ends.
+            let copy = try LocalFile.openableCopy(of: file, privateRoot: Self.openedFilesDirectory(groupDirectory))
+            let result = Program.run(opener, [copy], environment: environment, capture: false)
+            if result.status != 0 { report(.failed("xdg-open could not open the file")) }
         case .openLink(let link):
             guard let opener = Program.find("xdg-open", environment: environment) else {
                 return report(.failed("xdg-open is not installed: copy the link with c"))
@@ -224,6 +238,9 @@ public struct AppEffects: Sendable {
         for (content, at) in info.versions { lines.append("  \(format.string(from: at))  \(content.text)") }
         return lines
     }
+
+    /// Where plain copies of files opened in a viewer are kept while the client runs.
+    public static func openedFilesDirectory(_ groupDirectory: String) -> String { groupDirectory + "/tmp/open" }
 
     /// The XDG download directory (`xdg-user-dir DOWNLOAD`'s file, else ~/Downloads).
     static func downloadDirectory(environment: [String: String]) -> String {

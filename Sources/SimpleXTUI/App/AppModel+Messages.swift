@@ -83,6 +83,9 @@ extension AppModel {
                 return []
             }
             return [.saveToDownloads(file: file)]
+        case .openFile:
+            guard let file = item.file else { return [] }
+            return [.openFile(file)]
         case .openLink:
             guard let link = ItemAction.firstLink(in: item.text) else { return [] }
             overlays.append(.link(title: "Open this link?", link: link))

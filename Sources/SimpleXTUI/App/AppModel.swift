@@ -96,6 +96,8 @@ public enum AppEffect: Equatable, Sendable {
     case saveToDownloads(file: ChatFile)
     case copy(String)
     case openLink(String)
+    /// A file opened in the desktop's viewer (xdg-open), through a private plain copy.
+    case openFile(ChatFile)
     case openEditor(String)
     case saveDraft(chatId: String, text: String?)
     /// A desktop notification for a core event the user is not looking at.
