@@ -82,6 +82,19 @@ struct FileEncryptionEndToEndTests {
         #expect(FileManager.default.contents(atPath: stored) == Data(original))
         #expect(try Self.plaintextFound(bob) == [stored])
         #expect(try await bob.savedFile(1) == original)
+
+        // Chat data: files and media with their size, then all deleted; the message stays.
+        bob.send("/files")
+        try await bob.expectLine(#"files and media: 1 file, 70\.7 KiB"#)
+        bob.send("/files delete")
+        try await bob.expectLine("deleted 1 file")
+        #expect(!FileManager.default.fileExists(atPath: stored))
+        bob.send("/files")
+        try await bob.expectLine("files and media: 0 files, 0 bytes")
+        bob.send("/fsave 1 \(bob.directory.appending("again.txt"))")
+        try await bob.expectLine(#"error: file notes\.txt is not here \(rcv complete, or deleted\)"#)
+        bob.send("/tail @alice 1")
+        try await bob.expectLine(#"\d\d:\d\d alice> sends file notes\.txt .*"#)
         for user in [alice, bob] { try await user.quit() }
     }
 }

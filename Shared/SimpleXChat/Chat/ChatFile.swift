@@ -111,7 +111,7 @@ public enum ChatFileError: Error, Equatable, Sendable, CustomStringConvertible {
             "the received file does not match the sender's digest (damaged or changed in transit); it was deleted"
         case .invalidChunk(let why): "error receiving file: \(why)"
         case .notReceived(let name, let status):
-            "file \(name) is not received (\(status.rawValue.replacingOccurrences(of: "_", with: " ")))"
+            "file \(name) is not here (\(status.rawValue.replacingOccurrences(of: "_", with: " ")), or deleted)"
         case .tampered(let path):
             "the stored file \(path) was modified or damaged (it does not authenticate); its contents were not used"
         }
