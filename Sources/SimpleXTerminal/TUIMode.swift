@@ -40,6 +40,10 @@ struct TUIMode {
             session: session, environment: environment, temporaryDirectory: container.path + "/tmp")
         try? FileManager.default.createDirectory(
             atPath: container.path + "/tmp", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // Plain copies of files opened in a viewer: a viewer that outlived the last run has had them.
+        let opened = AppEffects.openedFilesDirectory(container.path)
+        LocalFile.removeOpenedCopies(privateRoot: opened)
+        defer { LocalFile.removeOpenedCopies(privateRoot: opened) }
         let started = StartedCore()
         let user: ChatUser?
         do {

@@ -123,8 +123,7 @@ struct ShareEndToEndTests {
         let client = try await users.client()
         users.bob.send("/fr 1")
         try await users.bob.expectLine(#"completed receiving file 1 \(holiday 'photos' é\.bin\) from alice"#)
-        let saved = users.bob.directory.appending("group/files/holiday 'photos' é.bin")
-        #expect(FileManager.default.contents(atPath: saved) == Data(bytes))
+        #expect(try await users.bob.savedFile(1) == [UInt8](bytes))
         try await client.quit()
         try await users.bob.quit()
     }

@@ -49,9 +49,7 @@ struct ShareProgressEndToEndTests {
         let screen = try await terminal.screen()
         #expect(exited && screen.contains("EXIT=0"), "\(screen)")
         try await users.bob.expectLine(#"completed receiving file 1 \(album\.bin\) from alice"#)
-        #expect(
-            FileManager.default.contents(atPath: users.bob.directory.appending("group/files/album.bin"))
-                == bytes)
+        #expect(try await users.bob.savedFile(1) == [UInt8](bytes))
 
         // The bar was drawn in place (carriage returns), its percentage going up to 100.
         let written = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
@@ -89,9 +87,7 @@ struct ShareProgressEndToEndTests {
         #expect(share.allErrors.isEmpty, "\(share.allErrors)")
         #expect(share.allOutput == ["sent 1 item to bob"])
         try await users.bob.expectLine(#"completed receiving file 1 \(album\.bin\) from alice"#)
-        #expect(
-            FileManager.default.contents(atPath: users.bob.directory.appending("group/files/album.bin"))
-                == bytes)
+        #expect(try await users.bob.savedFile(1) == [UInt8](bytes))
 
         let calls = try await users.server.notifyCalls()
         let progress = calls.filter { $0.hints["value"] != nil }

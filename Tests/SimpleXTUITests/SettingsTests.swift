@@ -93,19 +93,22 @@ import Testing
         effects += press(&app, .key(.down), .character(" "))  // drafts off
         effects += press(&app, .key(.down), .key(.enter))  // link previews off
         effects += press(&app, .key(.down), .key(.enter))  // receipts off
+        effects += press(&app, .key(.down), .key(.enter))  // local file encryption off
         #expect(
             effects == [
                 .changeSetting(.acceptImages(false)), .changeSetting(.showPreviews(false)),
                 .changeSetting(.saveDrafts(false)),
                 .changeSetting(.linkPreviews(false)), .changeSetting(.contactReceipts(false)),
+                .changeSetting(.encryptLocalFiles(false)),
             ])
+        #expect(drawn(&app).contains("[ ] Encrypt local files"))
         #expect(!app.showPreviews)
         #expect(!app.saveDrafts)
         #expect(app.user?.sendRcptsContacts == false)
         #expect(drawn(&app).contains("[ ] Auto-accept images"))
         // Toggled again: on.
         #expect(
-            press(&app, .key(.up), .key(.up), .key(.up), .key(.enter)) == [
+            press(&app, .key(.up), .key(.up), .key(.up), .key(.up), .key(.enter)) == [
                 .changeSetting(.showPreviews(true))
             ])
         #expect(app.showPreviews)
@@ -115,6 +118,7 @@ import Testing
         for case .changeSetting(let change) in effects { try AppEffects.write(change, to: defaults) }
         #expect(defaults[.privacyAcceptImages] == false)
         #expect(defaults[.privacyShowChatPreviews] == false)
+        #expect(defaults[.privacyEncryptLocalFiles] == false)
         #expect(defaults[.privacySaveLastDraft] == false)
         #expect(defaults[.privacyLinkPreviews] == false)
     }

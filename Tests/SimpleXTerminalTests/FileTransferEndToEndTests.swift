@@ -48,7 +48,9 @@ struct FileTransferEndToEndTests {
         try await bob.expectLine(#"receiving file 1 \(report\.bin\) progress 10% of 97\.7 KiB"#)
         try await bob.expectLine(#"completed receiving file 1 \(report\.bin\) from alice"#)
         try await alice.expectLine(#"completed sending file 1 \(report\.bin\) to bob"#)
-        #expect(SHA256.hash(try Self.contents(saved)) == SHA256.hash(sent))
+        // Sealed at rest in files/ (privacyEncryptLocalFiles is on by default): the client saves it.
+        #expect(SHA256.hash(try await bob.savedFile(1)) == SHA256.hash(sent))
+        #expect(SHA256.hash(try Self.contents(saved)) != SHA256.hash(sent))
         #expect(try permissions(of: saved) == 0o600)
         #expect(try permissions(of: Self.files(bob)) == 0o700)
         #expect(
@@ -130,7 +132,7 @@ struct FileTransferEndToEndTests {
         try await bob.expectLine(#"\d\d:\d\d alice> sends file photo\.JPG \(29\.3 KiB / 30000 bytes\)"#)
         try await bob.expectLine("saving file 1 from alice to \(literal(Self.files(bob)))/photo\\.JPG")
         try await bob.expectLine(#"completed receiving file 1 \(photo\.JPG\) from alice"#)
-        #expect(try Self.contents("\(Self.files(bob))/photo.JPG") == image)
+        #expect(try await bob.savedFile(1) == image)
         #expect(!bob.process.allOutput.contains { $0.hasPrefix("use /fr") })
 
         alice.send("/f @carol \(photo)")
@@ -159,12 +161,17 @@ struct FileTransferEndToEndTests {
         _ = try await bob.process.wait()
         let saved = "\(Self.files(bob))/big.bin"
         #expect(!FileManager.default.fileExists(atPath: saved), "the transfer was to be cut in the middle")
+        // The partial file holds chunks, sealed: not a piece of the plaintext.
+        let partial = try Self.contents(bob.directory.appending("group/tmp/file_1.partial"))
+        #expect(partial.count > 400_000)
+        #expect(!partial.containsBytes(Array(sent[0..<64])))
+        #expect(!partial.containsBytes(Array(sent[200_000..<200_064])))
 
         bob = try await CLIUser("bob", relay: relay, directory: bob.directory)
         try await bob.expectLine(
             #"completed receiving file 1 \(big\.bin\) from alice"#, timeout: .seconds(120))
         try await alice.expectLine(#"completed sending file 1 \(big\.bin\) to bob"#, timeout: .seconds(60))
-        #expect(SHA256.hash(try Self.contents(saved)) == SHA256.hash(sent))
+        #expect(SHA256.hash(try await bob.savedFile(1)) == SHA256.hash(sent))
         // It went on from where it stopped: no progress from the start again.
         #expect(!bob.process.allOutput.contains { $0.contains("progress 10%") })
         for user in [alice, bob] { try await user.quit() }
@@ -189,11 +196,11 @@ struct FileTransferEndToEndTests {
         try await alice.expectLine(#"completed sending file 1 \(big\.bin\) to bob"#, timeout: .seconds(120))
         try await bob.expectLine(
             #"completed receiving file 1 \(big\.bin\) from alice"#, timeout: .seconds(60))
-        #expect(SHA256.hash(try Self.contents("\(Self.files(bob))/big.bin")) == SHA256.hash(sent))
+        #expect(SHA256.hash(try await bob.savedFile(1)) == SHA256.hash(sent))
         for user in [alice, bob] { try await user.quit() }
     }
 
-    @Test func aPartialFileDamagedWhileTheReceiverWasDownFailsTheDigestAndIsDeleted() async throws {
+    @Test func aPartialFileDamagedWhileTheReceiverWasDownIsTamperingAndIsDeleted() async throws {
         let relay = try await RelayProcess()
         let alice = try await CLIUser("alice", relay: relay)
         var bob = try await CLIUser("bob", relay: relay)
@@ -207,17 +214,18 @@ struct FileTransferEndToEndTests {
             #"receiving file 1 \(big\.bin\) progress 10% of 3\.8 MiB"#, timeout: .seconds(60))
         bob.process.kill()
         _ = try await bob.process.wait()
-        // The first chunk is in the partial file; flip its first byte.
+        // The first chunk is in the partial file, sealed; flip a byte of its ciphertext.
         let partial = bob.directory.appending("group/tmp/file_1.partial")
         let handle = try #require(FileHandle(forUpdatingAtPath: partial))
+        try handle.seek(toOffset: 100)
         let first = try #require(try handle.read(upToCount: 1)?.first)
-        try handle.seek(toOffset: 0)
+        try handle.seek(toOffset: 100)
         try handle.write(contentsOf: [first ^ 0xFF])
         try handle.close()
 
         bob = try await CLIUser("bob", relay: relay, directory: bob.directory)
         try await bob.expectLine(#"error receiving file 1 \(big\.bin\) from alice"#, timeout: .seconds(120))
-        try await bob.expectLine(#"the received file does not match the sender's digest .*; it was deleted"#)
+        try await bob.expectLine(#"the stored file .*file_1\.partial was modified or damaged .*"#)
         #expect(!FileManager.default.fileExists(atPath: "\(Self.files(bob))/big.bin"))
         #expect(!FileManager.default.fileExists(atPath: partial))
         for user in [alice, bob] { try await user.quit() }

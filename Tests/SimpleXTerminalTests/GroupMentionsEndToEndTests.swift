@@ -121,8 +121,7 @@ struct GroupMentionsEndToEndTests {
         cath.send("/fr 1")
         try await cath.expectLine(#"completed receiving file 1 \(plan\.txt\) from alice"#)
         try await alice.expectLine(#"completed sending file \d+ \(plan\.txt\) to cath"#)
-        let saved = cath.directory.appending("group/files/plan.txt")
-        #expect(FileManager.default.contents(atPath: saved) == bytes)
+        #expect(try await cath.savedFile(1) == [UInt8](bytes))
         // A missing file is refused before anything is sent.
         alice.send("/f #team \(alice.directory.appending("nope.txt"))")
         try await alice.expect("error:")

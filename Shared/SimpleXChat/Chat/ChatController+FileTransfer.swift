@@ -79,10 +79,10 @@ extension ChatController {
         let chunking = file.chunking
         let (queued, unsent) = try store.sndChunkCounts(file)
         guard let next = chunking.nextChunks(queued: queued, unsent: unsent) else { return }
-        let source: TransferFile
+        let source: LocalFileReader
         do throws(ChatFileError) {
-            let (opened, size) = try TransferFile.openForReading(file.filePath ?? "")
-            guard size == file.fileSize else {
+            let opened = try LocalFileReader(path: file.filePath ?? "", key: file.fileKey)
+            guard opened.size == file.fileSize else {
                 throw ChatFileError.changedWhileSending(path: file.filePath ?? "")
             }
             source = opened
@@ -177,7 +177,16 @@ extension ChatController {
         let before = try store.rcvChunkCount(file)
         do {
             _ = try chunking.validate(number: UInt32(number), byteCount: bytes.count)
-            try TransferFile.openPartial(partialPath(file)).write(bytes, at: chunking.offset(of: number))
+            let partial = try TransferFile.openPartial(partialPath(file))
+            if let key = file.fileKey {
+                // Sealed at its place as it arrives: no plaintext on disk, a partial file included.
+                let cipher = LocalFileCipher(fileSize: file.fileSize, segmentSize: chunking.chunkSize)
+                try partial.write(cipher.header, at: 0)
+                try partial.write(
+                    try cipher.seal(bytes, number: number, key: key), at: cipher.sealedOffset(of: number))
+            } else {
+                try partial.write(bytes, at: chunking.offset(of: number))
+            }
         } catch {
             return try failReceiving(file, contact: contact, error)
         }
@@ -201,18 +210,42 @@ extension ChatController {
             // Moved into place just before a restart, the status not yet written.
             return try finishReceiving(file, contact: contact, at: target)
         }
+        if file.fileKey != nil, !target.hasPrefix(filesDirectory + "/"), !TransferFiles.exists(partial),
+            TransferFiles.exists(target), (try? matches(file, in: LocalFileReader(path: target, key: nil))) == true
+        {
+            // Decrypted to the user's path just before a restart, the key not yet dropped.
+            try store.setFileKey(file, nil)
+            return try finishReceiving(file, contact: contact, at: target)
+        }
         var path = target
         do {
             let assembled = try TransferFile.openPartial(partial)
-            try assembled.truncate(to: file.fileSize)
-            guard try matches(file, in: assembled) else { throw ChatFileError.digestMismatch }
+            let sealed = file.fileKey.map { _ in LocalFileCipher(fileSize: file.fileSize, segmentSize: file.chunkSize) }
+            try assembled.truncate(to: sealed?.sealedSize ?? file.fileSize)
+            let reader = try LocalFileReader(path: partial, key: file.fileKey, expectedSize: file.fileSize)
+            guard try matches(file, in: reader) else { throw ChatFileError.digestMismatch }
             try assembled.sync()
-            while true {
-                try store.setFilePath(file, path)
-                if try TransferFiles.move(partial, to: path) { break }
-                path = FileNames.unique(
-                    FileNames.sanitized(path), in: TransferFiles.directory(of: path),
-                    exists: TransferFiles.exists)
+            if file.fileKey != nil, !target.hasPrefix(filesDirectory + "/") {
+                // Saved where the user asked (`/fr id path`): theirs, in the clear; the sealed
+                // partial file goes.
+                let plain = try reader.readAll()
+                while true {
+                    try store.setFilePath(file, path)
+                    if try LocalFile.writeNew(plain, to: path) { break }
+                    path = FileNames.unique(
+                        FileNames.sanitized(path), in: TransferFiles.directory(of: path),
+                        exists: TransferFiles.exists)
+                }
+                TransferFiles.remove(partial)
+                try store.setFileKey(file, nil)
+            } else {
+                while true {
+                    try store.setFilePath(file, path)
+                    if try TransferFiles.move(partial, to: path) { break }
+                    path = FileNames.unique(
+                        FileNames.sanitized(path), in: TransferFiles.directory(of: path),
+                        exists: TransferFiles.exists)
+                }
             }
         } catch let error as ChatError {
             throw error
@@ -233,16 +266,19 @@ extension ChatController {
         return true
     }
 
-    /// Whether the file has the offered size and (when given) digest.
-    private func matches(_ file: ChatFile, in opened: TransferFile) throws(ChatFileError) -> Bool {
-        guard let digest = file.digest else { return true }
+    /// Whether the file has the offered size and (when given) digest; a sealed file is
+    /// authenticated segment by segment on the way.
+    private func matches(_ file: ChatFile, in opened: LocalFileReader) throws(ChatFileError) -> Bool {
+        guard opened.size == file.fileSize else { return false }
+        guard let digest = file.digest else {
+            try opened.verify()
+            return true
+        }
         return try opened.digest() == digest
     }
 
     private func matches(_ file: ChatFile, at path: String) throws(ChatFileError) -> Bool {
-        let (opened, size) = try TransferFile.openForReading(path)
-        guard size == file.fileSize else { return false }
-        return try matches(file, in: opened)
+        try matches(file, in: try LocalFileReader(path: path, key: file.fileKey))
     }
 
     /// The transfer failed: nothing is kept, and the user is told why.

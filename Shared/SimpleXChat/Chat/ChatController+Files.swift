@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SimpleXCrypto
 import SimpleXProtocol
 import SimpleXSystem
 
@@ -12,6 +13,18 @@ import SimpleXSystem
 extension ChatController {
     var filesDirectory: String { groupDirectory + "/files" }
     var tmpDirectory: String { groupDirectory + "/tmp" }
+
+    /// Whether received files are sealed at rest (privacyEncryptLocalFiles, on by default).
+    var encryptsLocalFiles: Bool {
+        GroupDefaults(path: groupDirectory + "/groupDefaults.json")[GroupDefaultKeys.privacyEncryptLocalFiles]
+    }
+
+    /// Opens a file to send: the user's own file as it is, or a received file in `files/` that is
+    /// sealed at rest (sent on: forwarding, the share helper), through its key.
+    func openLocalFile(_ path: String) throws(ChatError) -> (LocalFileReader, key: SecureBytes?) {
+        let key = path.hasPrefix(filesDirectory + "/") ? try store.localFileKey(path: path) : nil
+        do { return (try LocalFileReader(path: path, key: key), key) } catch { throw .file(error) }
+    }
 
     /// Where a received file is assembled until it is complete and verified.
     func partialPath(_ file: ChatFile) -> String { "\(tmpDirectory)/file_\(file.fileId).partial" }
@@ -28,8 +41,9 @@ extension ChatController {
         let fileName = FileNames.sanitized(absolute)
         let size: Int64
         let digest: [UInt8]
+        let (source, key) = try openLocalFile(absolute)
         do throws(ChatFileError) {
-            let (source, sourceSize) = try TransferFile.openForReading(absolute)
+            let sourceSize = source.size
             guard sourceSize <= FileChunking.maxFileSize else {
                 throw ChatFileError.tooLarge(
                     name: fileName, size: sourceSize, limit: FileChunking.maxFileSize)
@@ -54,6 +68,10 @@ extension ChatController {
         item.file = try store.insertFile(
             user, contact: contact, item: item, name: fileName, path: absolute, size: size, digest: digest,
             status: .sndStored)
+        if let key {
+            try store.setFileKey(item.file!, key)
+            item.file?.fileKey = key
+        }
         return item
     }
 
@@ -72,6 +90,33 @@ extension ChatController {
         if file.direction == .received { return (file, try store.rcvChunkCount(file)) }
         let (queued, unsent) = try store.sndChunkCounts(file)
         return (file, queued - unsent)
+    }
+
+    /// Saves a file's plaintext to `path` (`/fsave id path`): a received file once complete, or
+    /// a sent one; a sealed file is decrypted on the way (a directory takes the file's name).
+    /// Refused, with nothing written, when the destination exists or the stored file does not
+    /// authenticate. Returns the path written.
+    public func saveFile(_ id: Int64, to path: String) throws(ChatError) -> String {
+        let file = try store.file(id: id, user)
+        guard file.direction == .sent || file.status == .rcvComplete, file.filePath != nil else {
+            throw .file(.notReceived(name: file.fileName, file.status))
+        }
+        var target = Self.absolutePath(path)
+        if path.hasSuffix("/") || TransferFiles.isDirectory(target) {
+            target = FileNames.unique(file.fileName, in: target, exists: TransferFiles.exists)
+        }
+        do { try LocalFile.save(file, to: target) } catch { throw .file(error) }
+        return target
+    }
+
+    /// A file's plaintext in memory (inline images, the share helper): a sealed file decrypted
+    /// and authenticated.
+    public func fileContents(_ id: Int64) throws(ChatError) -> [UInt8] {
+        let file = try store.file(id: id, user)
+        guard file.direction == .sent || file.status == .rcvComplete else {
+            throw .file(.notReceived(name: file.fileName, file.status))
+        }
+        do { return try LocalFile.contents(of: file) } catch { throw .file(error) }
     }
 
     /// Cancels sending or receiving a file (`/fc id`). The other side is told: the recipient by
@@ -123,6 +168,9 @@ extension ChatController {
         let link: ConnectionLink
         do { (fileConnection, link) = try await agent.createInvitation() } catch { throw .agent("\(error)") }
         try store.acceptFile(file, path: target, agentConnectionID: fileConnection)
+        // Sealed from the first chunk: the partial file in tmp/ is never plaintext either.
+        let key = encryptsLocalFiles ? LocalFileCipher.randomKey() : nil
+        try store.setFileKey(file, key)
         do {
             _ = try await agent.sendMessage(
                 contactConnection,
@@ -136,6 +184,7 @@ extension ChatController {
         var accepted = file
         accepted.status = .rcvAccepted
         accepted.filePath = target
+        accepted.fileKey = key
         return accepted
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SimpleXCrypto
 
 /// A file sent or received in a chat (SimpleX `CIFile` with its transfer), as the store keeps it.
 public struct ChatFile: Equatable, Sendable {
@@ -22,6 +23,9 @@ public struct ChatFile: Equatable, Sendable {
     /// the whole group); `contactId` is 0 then.
     public var groupId: Int64? = nil
     public var groupMemberId: Int64? = nil
+    /// The key `filePath` is sealed with at rest (privacyEncryptLocalFiles; `LocalFileCipher`),
+    /// nil for a plain file. Kept in the chat database, never shown or logged.
+    public var fileKey: SecureBytes? = nil
 
     /// The chunks the file travels in (at least one, so an empty file is sent too).
     public var chunking: FileChunking { FileChunking(fileSize: fileSize, chunkSize: chunkSize) }
@@ -80,6 +84,10 @@ public enum ChatFileError: Error, Equatable, Sendable, CustomStringConvertible {
     case changedWhileSending(path: String)
     case digestMismatch
     case invalidChunk(String)
+    /// A file sealed at rest does not authenticate: altered, truncated or replaced on disk.
+    case tampered(path: String)
+    /// The file is not here to be saved or opened (not received yet, failed or cancelled).
+    case notReceived(name: String, ChatFileStatus)
 
     public var description: String {
         switch self {
@@ -102,6 +110,10 @@ public enum ChatFileError: Error, Equatable, Sendable, CustomStringConvertible {
         case .digestMismatch:
             "the received file does not match the sender's digest (damaged or changed in transit); it was deleted"
         case .invalidChunk(let why): "error receiving file: \(why)"
+        case .notReceived(let name, let status):
+            "file \(name) is not here (\(status.rawValue.replacingOccurrences(of: "_", with: " ")), or deleted)"
+        case .tampered(let path):
+            "the stored file \(path) was modified or damaged (it does not authenticate); its contents were not used"
         }
     }
 }

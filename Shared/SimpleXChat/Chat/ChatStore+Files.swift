@@ -1,16 +1,18 @@
 import Foundation
+import SimpleXCrypto
 
 extension ChatStore {
     static let fileColumns = """
         SELECT file_id, contact_id, chat_item_id, file_sent, file_name, file_path, file_size, chunk_size, file_digest,
-          ci_file_status, shared_msg_id, group_id, group_member_id FROM files
+          ci_file_status, shared_msg_id, group_id, group_member_id, file_key FROM files
         """
 
     func file(_ row: Row) throws(ChatError) -> ChatFile {
         let status: String = try value(row, "ci_file_status")
         let sent: Bool = try value(row, "file_sent")
         let shared: [UInt8]? = try value(row, "shared_msg_id")
-        return ChatFile(
+        let key: [UInt8]? = try value(row, "file_key")
+        var file = ChatFile(
             fileId: try value(row, "file_id"), contactId: (try value(row, "contact_id") as Int64?) ?? 0,
             itemId: try value(row, "chat_item_id"),
             sharedMsgId: shared.map { SharedMsgID(bytes: $0) }, direction: sent ? .sent : .received,
@@ -19,6 +21,8 @@ extension ChatStore {
             status: ChatFileStatus(rawValue: status) ?? (sent ? .sndError : .rcvError),
             digest: try value(row, "file_digest"), chunkSize: Int(try value(row, "chunk_size") as Int64),
             groupId: try value(row, "group_id"), groupMemberId: try value(row, "group_member_id"))
+        file.fileKey = key.map { SecureBytes(copying: $0) }
+        return file
     }
 
     /// Stores a file offered by the user or to the user, with the item that offered it.
@@ -191,6 +195,23 @@ extension ChatStore {
 }
 
 extension ChatStore {
+    /// The key the file is sealed with at rest, or none (a plain file).
+    func setFileKey(_ file: ChatFile, _ key: SecureBytes?) throws(ChatError) {
+        let bytes: [UInt8]? = key.map { key in key.withUnsafeBytes { Array($0) } }
+        try run("UPDATE files SET file_key = ?, updated_at = ? WHERE file_id = ?", [bytes, now(), file.fileId])
+    }
+
+    /// The key of the sealed file at `path` in `files/` (a received file), when there is one.
+    func localFileKey(path: String) throws(ChatError) -> SecureBytes? {
+        guard
+            let row = try row(
+                "SELECT file_key FROM files WHERE file_path = ? AND file_key IS NOT NULL ORDER BY file_id LIMIT 1",
+                [path])
+        else { return nil }
+        let key: [UInt8]? = try value(row, "file_key")
+        return key.map { SecureBytes(copying: $0) }
+    }
+
     /// The user accepted a received file: where it goes, and the connection it comes on.
     func acceptFile(_ file: ChatFile, path: String, agentConnectionID: String) throws(ChatError) {
         try run(

@@ -28,8 +28,9 @@ extension ChatController {
         let fileName = FileNames.sanitized(absolute)
         let size: Int64
         let digest: [UInt8]
+        let (source, key) = try openLocalFile(absolute)
         do throws(ChatFileError) {
-            let (source, sourceSize) = try TransferFile.openForReading(absolute)
+            let sourceSize = source.size
             guard sourceSize <= FileChunking.maxFileSize else {
                 throw ChatFileError.tooLarge(
                     name: fileName, size: sourceSize, limit: FileChunking.maxFileSize)
@@ -50,6 +51,10 @@ extension ChatController {
         item.file = try store.insertGroupFile(
             user, groupId: group.groupId, member: nil, itemId: item.itemId, sharedMsgId: msgId, sent: true,
             name: fileName, path: absolute, size: size, digest: digest, status: .sndStored)
+        if let key, let file = item.file {
+            try store.setFileKey(file, key)
+            item.file?.fileKey = key
+        }
         return item
     }
 
@@ -101,6 +106,7 @@ extension ChatController {
             user, groupId: group.groupId, member: member, itemId: nil, sharedMsgId: msgId, sent: true,
             name: offer.fileName, path: offer.filePath, size: offer.fileSize, digest: offer.digest,
             status: .sndStored)
+        if let key = offer.fileKey { try store.setFileKey(transfer, key) }
         let peer = try filePeer(transfer)
         guard fileName == offer.fileName, let text else {
             try store.finishFile(transfer, .sndError)

@@ -26,6 +26,7 @@ public enum ChatSchema {
         Migration("20261210_group_moderation", sql: groupModeration),
         Migration("20261210_group_links", sql: groupLinks),
         Migration("20261210_group_mentions", sql: groupMentions),
+        Migration("20261215_local_file_keys", sql: localFileKeys),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

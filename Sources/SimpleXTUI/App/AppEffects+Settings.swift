@@ -94,6 +94,7 @@ extension AppEffects {
         case .notificationMode(let mode): try defaults.set(.notificationMode, mode)
         case .previewMode(let mode): try defaults.set(.ntfPreviewMode, mode)
         case .acceptImages(let on): try defaults.set(.privacyAcceptImages, on)
+        case .encryptLocalFiles(let on): try defaults.set(.privacyEncryptLocalFiles, on)
         case .showPreviews(let on): try defaults.set(.privacyShowChatPreviews, on)
         case .saveDrafts(let on): try defaults.set(.privacySaveLastDraft, on)
         case .linkPreviews(let on): try defaults.set(.privacyLinkPreviews, on)
@@ -110,6 +111,7 @@ extension AppEffects {
         values.notificationMode = snapshot[.notificationMode]
         values.previewMode = snapshot[.ntfPreviewMode]
         values.acceptImages = snapshot[.privacyAcceptImages]
+        values.encryptLocalFiles = snapshot[.privacyEncryptLocalFiles]
         values.showPreviews = snapshot[.privacyShowChatPreviews]
         values.saveDrafts = snapshot[.privacySaveLastDraft]
         values.linkPreviews = snapshot[.privacyLinkPreviews]

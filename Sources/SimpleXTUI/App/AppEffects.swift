@@ -129,6 +129,11 @@ public struct AppEffects: Sendable {
         case .forward(let items, let toContactId):
             let name = try await chat.contact(id: toContactId).localDisplayName
             for item in items {
+                // A file that is here goes with its message (read through its key when sealed at rest).
+                if let file = item.file, let path = file.filePath, file.status == .rcvComplete || file.direction == .sent {
+                    report(.ownItem(contactId: toContactId, try await chat.sendFile(to: name, path: path, content: item.content)))
+                    continue
+                }
                 let sent = try await chat.send(to: name, item.content, forwarded: true)
                 report(.ownItem(contactId: toContactId, sent))
             }
@@ -158,8 +163,8 @@ public struct AppEffects: Sendable {
         case .receiveFile(let fileId):
             let file = try await chat.receiveFile(fileId)
             report(.notice("receiving \(file.fileName)…"))
-        case .saveToDownloads(let path, let name):
-            let target = try Self.copyToDownloads(path, name: name, environment: environment)
+        case .saveToDownloads(let file):
+            let target = try Self.copyToDownloads(file, environment: environment)
             report(.notice("saved to \(target)"))
         case .search(let contactId, let text, let before, let count):
             let name = try await chat.contact(id: contactId).localDisplayName
@@ -174,6 +179,15 @@ public struct AppEffects: Sendable {
             report(.globalResults(text: text, found.map { FoundItem(contact: $0.0, item: $0.1) }))
         case .copy(let text):
             Self.copyWithProgram(text, environment: environment)
+        case .openFile(let file):
+            guard let opener = Program.find("xdg-open", environment: environment) else {
+                return report(.failed("xdg-open is not installed: save the file with s"))
+            }
+            // A private plain copy (0600 in a 0700 directory) for the viewer; removed when the
+            // client quits and at the next start, since xdg-open returns before the viewer ends.
+            let copy = try LocalFile.openableCopy(of: file, privateRoot: Self.openedFilesDirectory(groupDirectory))
+            let result = Program.run(opener, [copy], environment: environment, capture: false)
+            if result.status != 0 { report(.failed("xdg-open could not open the file")) }
         case .openLink(let link):
             guard let opener = Program.find("xdg-open", environment: environment) else {
                 return report(.failed("xdg-open is not installed: copy the link with c"))
@@ -225,6 +239,9 @@ public struct AppEffects: Sendable {
         return lines
     }
 
+    /// Where plain copies of files opened in a viewer are kept while the client runs.
+    public static func openedFilesDirectory(_ groupDirectory: String) -> String { groupDirectory + "/tmp/open" }
+
     /// The XDG download directory (`xdg-user-dir DOWNLOAD`'s file, else ~/Downloads).
     static func downloadDirectory(environment: [String: String]) -> String {
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -238,8 +255,10 @@ public struct AppEffects: Sendable {
         return home + "/Downloads"
     }
 
-    /// Copies `path` into the download directory under `name` (a free name: `a (1).txt`).
-    static func copyToDownloads(_ path: String, name: String, environment: [String: String]) throws -> String {
+    /// Writes the file's contents into the download directory under its name (a free name:
+    /// `a (1).txt`), decrypted when it is sealed at rest; a tampered file writes nothing.
+    static func copyToDownloads(_ file: ChatFile, environment: [String: String]) throws -> String {
+        let name = FileNames.sanitized(file.fileName)
         let directory = downloadDirectory(environment: environment)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let base = (name as NSString).deletingPathExtension
@@ -250,7 +269,7 @@ public struct AppEffects: Sendable {
             target = directory + "/" + base + " (\(counter))" + (ext.isEmpty ? "" : "." + ext)
             counter += 1
         }
-        try FileManager.default.copyItem(atPath: path, toPath: target)
+        try LocalFile.save(file, to: target)
         return target
     }
 

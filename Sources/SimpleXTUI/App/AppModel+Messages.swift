@@ -78,11 +78,14 @@ extension AppModel {
         case .saveFile:
             guard let file = item.file else { return [] }
             if file.status == .rcvInvitation { return [.receiveFile(fileId: file.fileId)] }
-            guard let path = file.filePath, file.status == .rcvComplete || file.direction == .sent else {
+            guard file.filePath != nil, file.status == .rcvComplete || file.direction == .sent else {
                 status = ("the file is not here yet (\(file.status.rawValue.replacingOccurrences(of: "_", with: " ")))", true)
                 return []
             }
-            return [.saveToDownloads(path: path, name: file.fileName)]
+            return [.saveToDownloads(file: file)]
+        case .openFile:
+            guard let file = item.file else { return [] }
+            return [.openFile(file)]
         case .openLink:
             guard let link = ItemAction.firstLink(in: item.text) else { return [] }
             overlays.append(.link(title: "Open this link?", link: link))

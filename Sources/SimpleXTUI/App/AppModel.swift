@@ -92,9 +92,12 @@ public enum AppEffect: Equatable, Sendable {
     case searchAll(text: String)
     case receiveFile(fileId: Int64)
     /// Copies a file into the XDG download directory.
-    case saveToDownloads(path: String, name: String)
+    /// The file's contents to the download directory (decrypted when sealed at rest).
+    case saveToDownloads(file: ChatFile)
     case copy(String)
     case openLink(String)
+    /// A file opened in the desktop's viewer (xdg-open), through a private plain copy.
+    case openFile(ChatFile)
     case openEditor(String)
     case saveDraft(chatId: String, text: String?)
     /// A desktop notification for a core event the user is not looking at.

@@ -137,10 +137,17 @@ public final class ChatItemLayouter: Sendable {
     private func picture(_ item: ChatItem, width: Int) -> (image: TerminalImage, id: PictureID)? {
         guard case .image(_, let thumbnail) = item.content, !item.deleted else { return nil }
         var found: (TerminalImage, PictureStore.Source)?
-        if let file = item.file, let path = file.filePath,
-            file.status == .rcvComplete || file.direction == .sent, let image = try? TerminalImage(contentsOfFile: path)
-        {
-            found = (image, .file(path: path))
+        if let file = item.file, let path = file.filePath, file.status == .rcvComplete || file.direction == .sent {
+            if file.fileKey != nil {
+                // Sealed at rest: decoded from the decrypted bytes, in memory only.
+                if let bytes = try? LocalFile.contents(of: file),
+                    let image = try? TerminalImage(data: bytes, name: file.fileName)
+                {
+                    found = (image, .data(bytes))
+                }
+            } else if let image = try? TerminalImage(contentsOfFile: path) {
+                found = (image, .file(path: path))
+            }
         }
         if found == nil, let comma = thumbnail.firstIndex(of: ","),
             let data = Data(base64Encoded: String(thumbnail[thumbnail.index(after: comma)...])),

@@ -2,7 +2,7 @@ import SimpleXChat
 
 /// A context action on a chat item (seed 000 §7).
 public enum ItemAction: String, CaseIterable, Sendable {
-    case reply, forward, copy, edit, react, info, select, saveFile, openLink, reveal
+    case reply, forward, copy, edit, react, info, select, saveFile, openFile, openLink, reveal
     case deleteForMe, deleteForEveryone
 
     /// The key that runs it from the item cursor, and in the menu.
@@ -16,6 +16,7 @@ public enum ItemAction: String, CaseIterable, Sendable {
         case .info: "i"
         case .select: "v"
         case .saveFile: "s"
+        case .openFile: "O"
         case .openLink: "o"
         case .reveal: "h"
         case .deleteForMe: "d"
@@ -33,6 +34,7 @@ public enum ItemAction: String, CaseIterable, Sendable {
         case .info: "Info"
         case .select: "Select"
         case .saveFile: "Save file"
+        case .openFile: "Open file"
         case .openLink: "Open link"
         case .reveal: "Reveal secret"
         case .deleteForMe: "Delete for me"
@@ -53,6 +55,9 @@ public enum ItemAction: String, CaseIterable, Sendable {
         if live, !item.text.isEmpty { actions.append(.copy) }
         if live, item.direction == .sent, contactReady, item.file == nil { actions.append(.edit) }
         if live, item.file != nil { actions.append(.saveFile) }
+        if live, let file = item.file, file.filePath != nil, file.status == .rcvComplete || file.direction == .sent {
+            actions.append(.openFile)
+        }
         if live, Self.firstLink(in: item.text) != nil { actions.append(.openLink) }
         if live, Markdown.parse(item.text).contains(where: { if case .secret = $0.format { true } else { false } }) {
             actions.append(.reveal)

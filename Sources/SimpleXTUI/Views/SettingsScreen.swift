@@ -8,6 +8,8 @@ public enum SettingChange: Equatable, Sendable {
     case notificationMode(NotificationMode)
     case previewMode(NotificationPreviewMode)
     case acceptImages(Bool)
+    /// GroupDefaults `privacyEncryptLocalFiles`: files received from now on are sealed at rest.
+    case encryptLocalFiles(Bool)
     case showPreviews(Bool)
     case saveDrafts(Bool)
     case linkPreviews(Bool)
@@ -23,6 +25,7 @@ public struct SettingsValues: Equatable, Sendable {
     public var notificationMode: NotificationMode = .instant
     public var previewMode: NotificationPreviewMode = .message
     public var acceptImages = true
+    public var encryptLocalFiles = true
     public var showPreviews = true
     public var saveDrafts = true
     public var linkPreviews = true
@@ -37,6 +40,7 @@ public struct SettingsValues: Equatable, Sendable {
         case .notificationMode(let mode): notificationMode = mode
         case .previewMode(let mode): previewMode = mode
         case .acceptImages(let on): acceptImages = on
+        case .encryptLocalFiles(let on): encryptLocalFiles = on
         case .showPreviews(let on): showPreviews = on
         case .saveDrafts(let on): saveDrafts = on
         case .linkPreviews(let on): linkPreviews = on
@@ -183,6 +187,9 @@ public struct SettingsScreen: Sendable {
                 toggle(
                     "Send delivery receipts to contacts", values.contactReceipts,
                     .contactReceipts(!values.contactReceipts)),
+                toggle(
+                    "Encrypt local files (files and media received from now on)", values.encryptLocalFiles,
+                    .encryptLocalFiles(!values.encryptLocalFiles)),
             ]
         case .appearance:
             var rows = [Row(text: "Theme:", action: .none)]

@@ -37,6 +37,10 @@ public enum CLICommand: Equatable, Sendable {
     case receiveFile(id: Int64, path: String?)
     case cancelFile(id: Int64)
     case fileStatus(id: Int64)
+    /// `/fsave id path`: the file's contents written to `path` (decrypted when sealed at rest).
+    case saveFile(id: Int64, path: String)
+    /// `/files`: files and media in the group directory, with their size; `/files delete` deletes them.
+    case localFiles(delete: Bool)
     /// A command of the chat API that the line mode takes as it is written there and answers
     /// with "ok": `/receipts @name on|off|default`, `/set receipts contacts|all on|off`,
     /// `/mute @name`, `/unmute @name`.
@@ -224,6 +228,17 @@ public enum CLICommand: Equatable, Sendable {
         case "/fc", "/fcancel":
             guard let id = Int64(argument) else { throw CLIParseError("usage: /fc <file id>") }
             return .cancelFile(id: id)
+        case "/files":
+            switch argument {
+            case "": return .localFiles(delete: false)
+            case "delete": return .localFiles(delete: true)
+            default: throw CLIParseError("usage: /files [delete]")
+            }
+        case "/fsave":
+            let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let id = Int64(parts[0]), !parts[1].trimmingCharacters(in: .whitespaces).isEmpty
+            else { throw CLIParseError("usage: /fsave <file id> <dir>/ | <path>") }
+            return .saveFile(id: id, path: parts[1].trimmingCharacters(in: .whitespaces))
         case "/fs", "/fstatus":
             guard let id = Int64(argument) else { throw CLIParseError("usage: /fs <file id>") }
             return .fileStatus(id: id)
@@ -385,6 +400,8 @@ public enum CLICommand: Equatable, Sendable {
         /f @<name> <path>       send a file (up to 8 MiB)
         /fr <id> [<dir>/|<path>] receive a file (to the group directory's files/ by default)
         /fc <id>, /fs <id>      cancel a file transfer, show its status
+        /fsave <id> <dir>/|<path> save a received or sent file's contents there (decrypted)
+        /files [delete]         files and media stored here, with their size; delete them all
         /clear @<name>          delete every message of a chat, on this device only
         /d @<name>              delete a contact
         /g <group> [full name]  create a group (you are its owner)

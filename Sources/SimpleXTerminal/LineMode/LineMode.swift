@@ -295,6 +295,16 @@ struct LineMode {
         case .cancelFile(let id):
             let file = try await chat.cancelFile(id)
             view.fileCancelled(file, contact: try await chat.filePeer(file)).forEach(output)
+        case .localFiles(let delete):
+            if delete {
+                let removed = try await chat.deleteAllFiles()
+                output("deleted \(removed) file\(removed == 1 ? "" : "s")")
+            } else {
+                let (count, bytes) = await chat.localFilesUsage()
+                output("files and media: \(count) file\(count == 1 ? "" : "s"), \(FileChunking.readableSize(bytes))")
+            }
+        case .saveFile(let id, let path):
+            output("file \(id) saved to \(try await chat.saveFile(id, to: path))")
         case .fileStatus(let id):
             let (file, done) = try await chat.fileStatus(id)
             view.fileStatus(file, chunksDone: done, contact: try await chat.filePeer(file))
