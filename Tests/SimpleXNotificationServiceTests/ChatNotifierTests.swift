@@ -120,4 +120,24 @@ import TestSupport
         #expect(shown.body == "new message")
         #expect(shown.actions.map(\.label) == ["Open", "Mark read", "Reply"])
     }
+
+    @Test func whileTheClientIsLockedEveryNotificationIsHiddenAndAfterUnlockShownAgain() async throws {
+        let presenter = RecordingPresenter(capabilities: ["body", "actions"])
+        let (notifier, defaults, directory) = try notifier(presenter)
+        defer { withExtendedLifetime(directory) {} }
+        try defaults.set(.ntfPreviewMode, .message)
+        try defaults.set(.appLocked, true)
+        await notifier.notify([message("the code is 1234", from: contact(1, "bob"))], user: user)
+        try defaults.set(.appLocked, false)
+        await notifier.notify([message("unlocked now", from: contact(2, "carol"))], user: user)
+        let shown = presenter.recorded.compactMap { call -> DesktopNotification? in
+            if case .show(let notification) = call { return notification }
+            return nil
+        }
+        #expect(shown.count == 2)
+        #expect(shown.first?.summary == "Contact hidden:")
+        #expect(shown.first?.body == "new message")
+        #expect(shown.last?.summary == "carol:")
+        #expect(shown.last?.body == "unlocked now")
+    }
 }

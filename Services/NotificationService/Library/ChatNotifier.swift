@@ -68,8 +68,10 @@ actor ChatNotifier {
     }
 
     /// The preview mode for what is made now: hidden while the session is locked, as Telegram
-    /// Desktop does, else the user's.
-    private var previewMode: NotificationPreviewMode { sessionLocked() ? .hidden : defaults[.ntfPreviewMode] }
+    /// Desktop does, or while the client shows its SimpleX Lock screen (`appLocked`), else the user's.
+    private var previewMode: NotificationPreviewMode {
+        sessionLocked() || defaults[.appLocked] ? .hidden : defaults[.ntfPreviewMode]
+    }
 
     /// The notifications for a batch of events (what arrived together): the only chat with news
     /// gets its notification (its latest item), several chats one joint "New messages"; a chat

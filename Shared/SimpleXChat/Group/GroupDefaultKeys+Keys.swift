@@ -30,6 +30,17 @@ extension GroupDefaultKeys {
 
     // Privacy.
     public static let appLocalAuthEnabled = GroupDefaultKey<Bool>("appLocalAuthEnabled", default: false)
+    /// SimpleX Lock: seconds without a keystroke before the client locks (iOS `laLockDelay`, 30 by
+    /// default; 0 locks at once).
+    public static let laLockDelay = GroupDefaultKey<Int>("laLockDelay", default: 30)
+    /// The self-destruct passcode is set (iOS `selfDestruct`).
+    public static let selfDestruct = GroupDefaultKey<Bool>("selfDestruct", default: false)
+    /// The name of the empty profile made after self-destruct (iOS `selfDestructDisplayName`).
+    public static let selfDestructDisplayName = GroupDefaultKey<String?>("selfDestructDisplayName", default: nil)
+    /// The client shows its lock screen: every process keeps chat content out of sight (the
+    /// service's notifications are hidden). Set before locking, cleared only after an unlock, so a
+    /// client that crashed while locked leaves it set — the safe side.
+    public static let appLocked = GroupDefaultKey<Bool>("appLocked", default: false)
     public static let allowShareExtension = GroupDefaultKey<Bool>("allowShareExtension", default: false)
     public static let privacyLinkPreviews = GroupDefaultKey<Bool>("privacyLinkPreviews", default: true)
     public static let privacySanitizeLinks = GroupDefaultKey<Bool>("privacySanitizeLinks", default: false)
@@ -63,7 +74,7 @@ extension GroupDefaultKeys {
     public static let all: [GroupDefaultKeys] = [
         appState, nseState, shareState, chatLastStart, chatLastBackgroundRun,
         ntfPreviewMode, notificationMode, ntfBadgeCount, chatLayout, chatLayoutByChat, currentTheme,
-        appLocalAuthEnabled, allowShareExtension, privacyLinkPreviews, privacySanitizeLinks,
+        appLocalAuthEnabled, laLockDelay, selfDestruct, selfDestructDisplayName, appLocked, allowShareExtension, privacyLinkPreviews, privacySanitizeLinks,
         privacyAcceptImages, privacyEncryptLocalFiles, privacyShowChatPreviews, privacySaveLastDraft,
         networkSocksProxy, networkUseOnionHosts, networkSessionMode, networkTCPConnectTimeout,
         networkTCPTimeout, networkTCPTimeoutPerKb, networkSMPPingInterval, networkSMPPingCount,
