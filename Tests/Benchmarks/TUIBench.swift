@@ -57,13 +57,15 @@ func tuiBenchmarkLines() async throws -> [String] {
     let container = try GroupContainer.open(environment: environment)
     let keychain = try await DesktopKeychain.open(container: container, bus: nil, environment: environment)
     let secrets = try AgentSecrets.load(from: keychain)
+    // The databases are encrypted (by the client's first start, or here) under the keychain's key.
+    let databaseKey = try DatabaseKey.load(from: keychain)
 
     // SIMPLEX_BENCH_ONLY=tui-cold, tui-keys, tui-scroll, tui-search or tui-flood runs one part.
     func part(_ name: String) -> Bool { runs("tui") || runs("tui-" + name) }
     if part("cold") { lines += try coldStartLines(environment: environment) }
 
     let openStart = clock.now
-    let chat = try await ChatController.open(groupDirectory: group, secrets: secrets)
+    let chat = try await ChatController.open(groupDirectory: group, secrets: secrets, databaseKey: databaseKey)
     let opened = clock.now - openStart
     let user = await chat.user
     let listStart = clock.now
@@ -75,7 +77,8 @@ func tuiBenchmarkLines() async throws -> [String] {
         "  in this process: ChatController.open \(milliseconds(opened.seconds)), the chat list "
             + "(AppEffects.chatList, \(entries.count) entries) \(milliseconds(listed.seconds))")
     let long = built.contactIds[0]
-    let bench = TUIBenchContext(chat: chat, group: group, user: user, long: long, contacts: built.contactIds)
+    let bench = TUIBenchContext(
+        chat: chat, group: group, databaseKey: databaseKey, user: user, long: long, contacts: built.contactIds)
     if part("keys") { lines += try await bench.keystrokeLines() }
     if part("scroll") { lines += try await bench.scrollLines() }
     if part("search") { lines += try await bench.searchLines() }
@@ -116,6 +119,7 @@ func tuiBenchmarkLines() async throws -> [String] {
 struct TUIBenchContext {
     let chat: ChatController
     let group: String
+    let databaseKey: DatabaseKey
     let user: ChatUser
     let long: Int64
     let contacts: [Int64]
@@ -234,7 +238,7 @@ struct TUIBenchContext {
             if page == 1_000 { oldestAfterFirst1000 = client.model.chat?.items.first?.itemId ?? 0 }
         }
         let oldest = client.model.chat?.items.first?.itemId ?? 0
-        let database = try Database(path: group + "/simplex_v1_chat.db")
+        let database = try Database(path: group + "/simplex_v1_chat.db", key: databaseKey)
         let passed =
             try database.fetchValue(
                 Int.self,
@@ -291,7 +295,7 @@ struct TUIBenchContext {
         let frequent = try await core("hello", count: firstPage, runs: 50)
         let frequentWord = try await core("hello ", count: firstPage, runs: 50)
         // The full scan (LIKE over the long chat, newest first, as before the index) of the same pages.
-        let database = try Database(path: group + "/simplex_v1_chat.db")
+        let database = try Database(path: group + "/simplex_v1_chat.db", key: databaseKey)
         let scanSQL = ChatSchema.Reading.page(.before, search: .scan, literalWords: 1)
         func scan(_ word: String, count: Int, runs: Int) throws -> TUILatencies {
             var samples: [Double] = []
