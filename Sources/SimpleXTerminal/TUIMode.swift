@@ -23,7 +23,11 @@ struct TUIMode {
         var notes: [String] = []
         let access: CoreAccess
         do {
-            access = try await CoreAccess.open(environment: environment) { notes.append($0) }
+            // Asked before the full screen opens, on the terminal with echo off.
+            access = try await CoreAccess.open(
+                environment: environment,
+                askPassphrase: { prompt in PassphrasePrompt.read(prompt) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } }
+            ) { notes.append($0) }
         } catch {
             errors("simplex-chat: \(error)")
             return error.status
