@@ -57,7 +57,7 @@ extension AppModel {
         case .chatLayout(let layout): chatSettings.layout = layout
         case .theme(let name): chatSettings.theme = Theme.named(currentTheme: name)
         case .contactReceipts(let on): user?.sendRcptsContacts = on
-        case .notificationMode, .previewMode, .acceptImages, .linkPreviews: break
+        case .notificationMode, .previewMode, .acceptImages, .linkPreviews, .storeDBPassphrase: break
         }
         return [.changeSetting(change)]
     }
