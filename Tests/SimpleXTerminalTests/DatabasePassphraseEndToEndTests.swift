@@ -92,5 +92,9 @@ struct DatabasePassphraseEndToEndTests {
             try BuiltProducts.path("simplex-chat"), ["-e", "/_get chat @1 count=1"], environment: CLIUser.environment(alice.directory))
         #expect(try await execute.wait() != 0)
         #expect(execute.allErrors.contains { $0.contains("the database passphrase is not stored in the keychain") })
+        let status = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["status"], environment: CLIUser.environment(alice.directory))
+        _ = try await status.wait()
+        #expect(status.allOutput.contains { $0.hasPrefix("database") && $0.contains("passphrase not stored in the keychain") })
     }
 }
