@@ -67,7 +67,7 @@ let package = Package(
             path: "Sources/SimpleXTUI"),
         .target(
             name: "SimpleXTerminal",
-            dependencies: ["SimpleXChat", "SimpleXDesktop", "SimpleXProtocol", "SimpleXSystem", "SimpleXTUI"],
+            dependencies: ["SimpleXChat", "SimpleXCrypto", "SimpleXDesktop", "SimpleXProtocol", "SimpleXSystem", "SimpleXTUI"],
             path: "Sources/SimpleXTerminal"),
         .executableTarget(
             name: "simplex-chat", dependencies: ["SimpleXTerminal", "SimpleXSystem"], path: "Sources/simplex-chat"),

@@ -1,4 +1,5 @@
 import SimpleXChat
+import SimpleXCrypto
 import SimpleXDesktop
 import SimpleXProtocol
 import SimpleXSystem
@@ -12,15 +13,22 @@ struct CoreAccess {
     private let handoff: ClientHandoff
     private let lock: FileLock
     let secrets: AgentSecrets
-    /// The key both databases are sealed with (the keychain's `databasePassword`).
+    /// The key both databases are sealed with (the keychain's `databasePassword`, or derived
+    /// from the passphrase typed at start).
     let databaseKey: DatabaseKey
+    /// The group's keychain (a passphrase change updates it).
+    let keychain: KeychainStore
 
     /// Opens the group directory, takes the core over (asking the service to suspend; failing
     /// when another client runs it) and loads the agent's key from the keychain. `note` hears that
     /// no service can be reached when there is no session bus.
-    static func open(environment: [String: String], note: ((String) -> Void)? = nil) async throws(ClientFailure)
-        -> CoreAccess
-    {
+    ///
+    /// When the database passphrase is not kept in the keychain, `askPassphrase` is asked for it
+    /// (again after a wrong one); without it, starting fails with a one-line error.
+    static func open(
+        environment: [String: String], askPassphrase: ((String) async -> SecureBytes?)? = nil,
+        note: ((String) -> Void)? = nil
+    ) async throws(ClientFailure) -> CoreAccess {
         let container: GroupContainer
         do { container = try GroupContainer.open(environment: environment) } catch {
             throw ClientFailure("\(error)")
@@ -41,16 +49,50 @@ struct CoreAccess {
             let keychain = try await DesktopKeychain.open(
                 container: container, bus: bus, environment: environment)
             let secrets = try AgentSecrets.load(from: keychain)
-            let databaseKey = try DatabaseKey.load(from: keychain)
+            // A passphrase change interrupted by a crash is finished or rolled back first.
+            try DatabasePassphrase.recover(groupDirectory: container.path, keychain: keychain)
+            let databaseKey: DatabaseKey
+            if try DatabasePassphrase.isRequired(groupDirectory: container.path, keychain: keychain) {
+                databaseKey = try await askDatabaseKey(container: container, keychain: keychain, ask: askPassphrase)
+            } else {
+                databaseKey = try DatabaseKey.load(from: keychain)
+            }
             // Plain databases of an earlier version are encrypted once, here, with the core held.
             try ChatController.encryptDatabases(groupDirectory: container.path, key: databaseKey)
             try DatabaseKey.recordDatabasesEncrypted(in: keychain)
             return CoreAccess(
-                container: container, handoff: handoff, lock: lock, secrets: secrets, databaseKey: databaseKey)
+                container: container, handoff: handoff, lock: lock, secrets: secrets, databaseKey: databaseKey,
+                keychain: keychain)
         } catch {
             await handoff.handBack(lock)
             bus?.close()
-            throw ClientFailure(error is ChatError ? "\(error)" : "keychain: \(error)")
+            if let failure = error as? ClientFailure { throw failure }
+            throw ClientFailure(error is ChatError || error is PassphraseError ? "\(error)" : "keychain: \(error)")
+        }
+    }
+
+    /// The key from the passphrase the user types, asked again after a wrong one.
+    private static func askDatabaseKey(
+        container: GroupContainer, keychain: KeychainStore, ask: ((String) async -> SecureBytes?)?
+    ) async throws -> DatabaseKey {
+        guard let ask else {
+            throw ClientFailure(
+                "the database passphrase is not stored in the keychain: start simplex-chat in a terminal, which asks for it")
+        }
+        var prompt = "Database passphrase (not stored in the keychain):"
+        while true {
+            guard let typed = await ask(prompt) else {
+                throw ClientFailure("the database passphrase is needed to open the chat")
+            }
+            let result = Result { () throws(PassphraseError) in
+                try DatabasePassphrase.unlock(groupDirectory: container.path, keychain: keychain, passphrase: typed)
+            }
+            switch result {
+            case .success(let key): return key
+            case .failure(let error) where error == .wrongPassphrase:
+                prompt = "error: wrong database passphrase; nothing was changed. Database passphrase:"
+            case .failure(let error): throw error
+            }
         }
     }
 

@@ -42,22 +42,27 @@ struct StatusCommand {
             healthy = false
         }
 
-        do {
-            // Read with the key the client made (status never makes one); a database made here
-            // is made encrypted when there is one, as the client would.
-            let plain = DatabaseEncryption.isPlain(path: container.chatDatabasePath)
-            let key = try plain ? nil : keychain?.get(.databasePassword).map { try DatabaseKey($0) }
-            let database = try ChatSchema.openChatDatabase(path: container.chatDatabasePath, key: key)
-            let applied = try database.appliedMigrations()
-            let mode = try database.fetchValue(String.self, "PRAGMA journal_mode") ?? "?"
-            line(
-                "database",
-                "simplex_v1_chat.db: \(applied.count) migration(s) applied (\(applied.last ?? "none")), \(mode.uppercased())"
-                    + (database.isEncrypted ? ", encrypted" : ", not encrypted yet (the client encrypts it at start)"))
-            try database.close()
-        } catch {
-            line("database", "error: \(error)")
-            healthy = false
+        if let keychain, (try? DatabasePassphrase.isRequired(groupDirectory: container.path, keychain: keychain)) == true {
+            // Nothing here can open it: the passphrase is typed only when the client starts.
+            line("database", "simplex_v1_chat.db: encrypted with a passphrase not stored in the keychain (simplex-chat asks at start)")
+        } else {
+            do {
+                // Read with the key the client made (status never makes one); a database made here
+                // is made encrypted when there is one, as the client would.
+                let plain = DatabaseEncryption.isPlain(path: container.chatDatabasePath)
+                let key = try plain ? nil : keychain?.get(.databasePassword).map { try DatabaseKey($0) }
+                let database = try ChatSchema.openChatDatabase(path: container.chatDatabasePath, key: key)
+                let applied = try database.appliedMigrations()
+                let mode = try database.fetchValue(String.self, "PRAGMA journal_mode") ?? "?"
+                line(
+                    "database",
+                    "simplex_v1_chat.db: \(applied.count) migration(s) applied (\(applied.last ?? "none")), \(mode.uppercased())"
+                        + (database.isEncrypted ? ", encrypted" : ", not encrypted yet (the client encrypts it at start)"))
+                try database.close()
+            } catch {
+                line("database", "error: \(error)")
+                healthy = false
+            }
         }
 
         await notificationServerLine(bus: bus)

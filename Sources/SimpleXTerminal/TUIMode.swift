@@ -23,7 +23,11 @@ struct TUIMode {
         var notes: [String] = []
         let access: CoreAccess
         do {
-            access = try await CoreAccess.open(environment: environment) { notes.append($0) }
+            // Asked before the full screen opens, on the terminal with echo off.
+            access = try await CoreAccess.open(
+                environment: environment,
+                askPassphrase: { prompt in PassphrasePrompt.read(prompt) { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) } }
+            ) { notes.append($0) }
         } catch {
             errors("simplex-chat: \(error)")
             return error.status
@@ -61,6 +65,7 @@ struct TUIMode {
         model.chatLayouts = defaults[.chatLayoutByChat]
         model.chatSettings.theme = Self.theme(defaults[.currentTheme])
         model.preferences = AppEffects.settings(from: defaults)
+        model.preferences.databasePassphraseSet = DatabasePassphrase.isSet(groupDirectory: access.container.path)
         model.noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         if let note = notes.first { model.status = (note, false) }
         if let open { runtime.post(.openRequested(open)) }
@@ -108,10 +113,17 @@ struct TUIMode {
             ? nil : ClientNotifier(presenter: NotificationPresenter(appName: "SimpleX Chat", timeout: .seconds(5)), defaults: defaults)
         await notifier?.listen { runtime.post(.openRequested($0)) }
         let shareRequests = ShareRequests()
-        let effects = AppEffects(
+        var effects = AppEffects(
             chat: chat, groupDirectory: access.container.path, environment: environment, notifier: notifier,
             answerShare: { id, contactId in await shareRequests.answer(id, contactId) },
             chatRead: chatRead, report: { runtime.post($0) })
+        effects.setPassphraseStored = { on in
+            do {
+                try DatabasePassphrase.setStored(
+                    on, groupDirectory: access.container.path, keychain: access.keychain, current: access.databaseKey)
+                try GroupDefaults(container: access.container).set(.storeDBPassphrase, on)
+            } catch { throw ClientFailure("\(error)") }
+        }
         await started.set(chat: chat, effects: effects, forwarder: forwarder)
         await access.exportChatMethods(
             openChat: { ref in runtime.post(.openRequested(ref)) },

@@ -58,3 +58,32 @@ private func readKey() throws -> DatabaseKey? {
     }
     return try DatabaseKey(SecureBytes(copying: bytes))
 }
+
+/// `simplex-test-peer rekey-db <group dir> <step>`: a database passphrase change, stopped at
+/// `step` (`DatabasePassphrase.Step`) to be killed there. Reads the test keychain's passphrase and
+/// then the new database passphrase from stdin (never the command line); the current key is the
+/// keychain's. At the step it prints `at <step>` and waits forever; with step `none`, it prints `done`.
+func runRekeyDatabasePeer(_ arguments: [String]) async throws -> Int32 {
+    guard arguments.count == 2, let keychainPassphrase = readLine(), let passphrase = readLine() else {
+        FileHandle.standardError.write(
+            Data("usage: simplex-test-peer rekey-db <dir> <step>, passphrases on stdin\n".utf8))
+        return 64
+    }
+    let directory = arguments[0]
+    let stop = DatabasePassphrase.Step(rawValue: arguments[1])
+    let keychain = try KeychainStore.open(
+        path: directory + "/keychain", passphrase: SecureBytes(copying: Array(keychainPassphrase.utf8)),
+        limits: .minimum)
+    let current = try DatabaseKey.load(from: keychain)
+    try DatabasePassphrase.change(
+        groupDirectory: directory, keychain: keychain, current: current,
+        to: passphrase.isEmpty ? .random : .passphrase(SecureBytes(copying: Array(passphrase.utf8))), store: false,
+        limits: .minimum
+    ) { step in
+        guard step == stop else { return }
+        FileHandle.standardOutput.write(Data("at \(step.rawValue)\n".utf8))
+        while true { sleep(60) }
+    }
+    FileHandle.standardOutput.write(Data("done\n".utf8))
+    return 0
+}

@@ -11,6 +11,7 @@ let roles: [String: ([String]) async throws -> Int32] = [
     "agent": runAgentPeer,
     "encrypted-db": runEncryptedDatabasePeer,
     "encrypt-db": runEncryptDatabasePeer,
+    "rekey-db": runRekeyDatabasePeer,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

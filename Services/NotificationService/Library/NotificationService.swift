@@ -386,15 +386,21 @@ actor NotificationService {
         do {
             let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
             secrets = try AgentSecrets.load(from: keychain)
+            // A passphrase change interrupted by a crash is finished or rolled back (core.lock is held).
+            try DatabasePassphrase.recover(groupDirectory: container.path, keychain: keychain)
             databaseKey = try DatabaseKey.load(from: keychain)
         } catch {
             let locked = if case .passphraseRequired? = error as? KeychainError { true } else { false }
+            let notStored = if case .databasePassphraseRequired? = error as? KeychainError { true } else { false }
             throw CoreFailure(
                 description: locked
                     ? "the keychain is protected by a passphrase, which only the client can ask for: "
                         + "messages arrive when simplex-chat runs"
-                    : "keychain: \(error)",
-                notified: locked ? .noPassphrase : .keychain)
+                    : notStored
+                        ? "the database passphrase is not stored in the keychain (storeDBPassphrase off): "
+                            + "only the client asks for it; messages arrive when simplex-chat runs"
+                        : "keychain: \(error)",
+                notified: locked || notStored ? .noPassphrase : .keychain)
         }
         let chat: ChatController
         do {

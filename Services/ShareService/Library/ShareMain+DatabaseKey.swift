@@ -15,6 +15,9 @@ extension ShareMain {
             let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
             return try DatabaseKey.load(from: keychain)
         } catch {
+            if case .databasePassphraseRequired = error {
+                throw .init(description: ShareSender.passphraseNotStored, status: ShareExit.unavailable)
+            }
             if case .passphraseRequired = error {
                 throw .init(
                     description: "the keychain is protected by a passphrase, which only simplex-chat asks for: "

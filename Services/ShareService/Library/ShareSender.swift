@@ -187,6 +187,10 @@ struct ShareSender {
                 container: container, bus: bus, environment: environment)
             return (try AgentSecrets.load(from: keychain), try DatabaseKey.load(from: keychain))
         } catch {
+            if case .databasePassphraseRequired? = error as? KeychainError {
+                throw Failure(
+                    description: Self.passphraseNotStored, status: ShareExit.unavailable)
+            }
             if case .passphraseRequired? = error as? KeychainError {
                 throw Failure(
                     description:
@@ -212,4 +216,11 @@ enum ShareExit {
     static let noInput: Int32 = 66
     static let unavailable: Int32 = 69
     static let tempFail: Int32 = 75
+}
+
+extension ShareSender {
+    /// Why nothing can be shared while the database passphrase is not kept in the keychain.
+    static let passphraseNotStored =
+        "the database passphrase is not stored in the keychain, and only simplex-chat asks for it: "
+        + "start simplex-chat and share again (it then sends what you share)"
 }

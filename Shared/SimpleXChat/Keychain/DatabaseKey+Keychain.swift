@@ -26,6 +26,12 @@ extension DatabaseKey {
             }
             return key
         }
+        // A passphrase not kept here (storeDBPassphrase off): a random key would open nothing.
+        let groupDirectory = String(keychain.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            .joined(separator: "/"))
+        if DatabasePassphrase.isSet(groupDirectory: groupDirectory) {
+            throw .databasePassphraseRequired(path: keychain.path)
+        }
         // Processes starting together on a new group agree on the first key stored.
         let stored = try keychain.setIfAbsent(.databasePassword, DatabaseKey.random().bytes)
         guard let key = try? DatabaseKey(stored) else {

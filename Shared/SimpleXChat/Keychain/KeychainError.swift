@@ -12,6 +12,9 @@ public enum KeychainError: Error, Equatable, CustomStringConvertible {
     case keyFileCorrupted(path: String, size: Int)
     case masterKeyMissing(path: String, source: String)
     case passphraseRequired(path: String)
+    /// The databases' passphrase is not kept in the keychain (`storeDBPassphrase` off): only the
+    /// client asks for it, at start.
+    case databasePassphraseRequired(path: String)
     case sourceMismatch(path: String, recorded: KeychainKeySource, offered: KeychainKeySource)
     case secretServiceUnavailable(path: String, reason: String)
     case noKeyFileLocation
@@ -39,6 +42,8 @@ public enum KeychainError: Error, Equatable, CustomStringConvertible {
                 + "restore it, or remove the keychain to start a new one"
         case .passphraseRequired(let path):
             return "the keychain \(path) is protected by a passphrase: unlock it first"
+        case .databasePassphraseRequired(let path):
+            return "the database passphrase is not stored in the keychain \(path): simplex-chat asks for it at start"
         case .sourceMismatch(let path, let recorded, _):
             return "the keychain \(path) is protected by \(recorded), which is not available here"
         case .secretServiceUnavailable(let path, let reason):

@@ -17,6 +17,16 @@ extension AppEffects {
             report(.notificationStatus(await receiving.report()))
             let last = lines.last ?? ""
             report(ok ? .notice("notifications: \(mode.rawValue) · \(last)") : .failed(last))
+        case .changeSetting(.storeDBPassphrase(let on)):
+            guard let setPassphraseStored else {
+                return report(.failed("the database passphrase cannot be changed from here"))
+            }
+            try await setPassphraseStored(on)
+            report(
+                .notice(
+                    on
+                        ? "database passphrase saved in the keychain: not asked at start"
+                        : "database passphrase removed from the keychain: asked at every start; notifications wait for the client"))
         case .changeSetting(.contactReceipts(let on)):
             try await chat.setContactReceipts(enable: on, clearOverrides: false)
         case .changeSetting(let change):
@@ -100,7 +110,7 @@ extension AppEffects {
         case .linkPreviews(let on): try defaults.set(.privacyLinkPreviews, on)
         case .theme(let name): try defaults.set(.currentTheme, name)
         case .chatLayout(let layout): try defaults.set(.chatLayout, layout)
-        case .contactReceipts: break
+        case .contactReceipts, .storeDBPassphrase: break
         }
     }
 
@@ -117,6 +127,7 @@ extension AppEffects {
         values.linkPreviews = snapshot[.privacyLinkPreviews]
         values.theme = snapshot[.currentTheme]
         values.chatLayout = snapshot[.chatLayout]
+        values.storeDBPassphrase = snapshot[.storeDBPassphrase]
         return values
     }
 }

@@ -11,6 +11,9 @@ public struct AppEffects: Sendable {
     let environment: [String: String]
     /// Where results go (the runtime's event queue).
     let report: @Sendable (AppEvent) -> Void
+    /// Keeps the database passphrase's key in the keychain or removes it (the client's keychain
+    /// and current key; nil where there is none to change).
+    public var setPassphraseStored: (@Sendable (Bool) async throws -> Void)?
     /// Tells the service a chat was read here (its notifications go).
     let chatRead: @Sendable (String) async -> Void
     /// Desktop notifications while the client holds the core (nil without a session bus).

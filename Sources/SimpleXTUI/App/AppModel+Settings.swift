@@ -57,7 +57,8 @@ extension AppModel {
         case .chatLayout(let layout): chatSettings.layout = layout
         case .theme(let name): chatSettings.theme = Theme.named(currentTheme: name)
         case .contactReceipts(let on): user?.sendRcptsContacts = on
-        case .notificationMode, .previewMode, .acceptImages, .linkPreviews, .encryptLocalFiles: break
+        case .notificationMode, .previewMode, .acceptImages, .linkPreviews, .encryptLocalFiles, .storeDBPassphrase:
+            break
         }
         return [.changeSetting(change)]
     }

@@ -18,6 +18,9 @@ public enum SettingChange: Equatable, Sendable {
     /// GroupDefaults `currentTheme`: `SYSTEM` (follow the terminal), `LIGHT` or `DARK`.
     case theme(String)
     case chatLayout(ChatLayout)
+    /// GroupDefaults `storeDBPassphrase`: the database passphrase's key kept in the keychain (or
+    /// removed from it, and asked at every start).
+    case storeDBPassphrase(Bool)
 }
 
 /// The values Settings shows: GroupDefaults' and the user's, as the client has them now.
@@ -32,6 +35,9 @@ public struct SettingsValues: Equatable, Sendable {
     public var contactReceipts = true
     public var theme = "SYSTEM"
     public var chatLayout: ChatLayout = .terminal
+    public var storeDBPassphrase = true
+    /// Whether the databases' key comes from a passphrase (else a random key in the keychain).
+    public var databasePassphraseSet = false
     public init() {}
 
     /// The values after `change`.
@@ -47,6 +53,7 @@ public struct SettingsValues: Equatable, Sendable {
         case .contactReceipts(let on): contactReceipts = on
         case .theme(let name): theme = name
         case .chatLayout(let layout): chatLayout = layout
+        case .storeDBPassphrase(let on): storeDBPassphrase = on
         }
     }
 }
@@ -56,7 +63,7 @@ public struct SettingsValues: Equatable, Sendable {
 /// Space toggles or chooses, Esc goes back.
 public struct SettingsScreen: Sendable {
     public enum Page: Equatable, Sendable, CaseIterable {
-        case root, profile, notifications, network, privacy, appearance
+        case root, profile, notifications, network, privacy, appearance, chatData
 
         var title: String {
             switch self {
@@ -66,6 +73,7 @@ public struct SettingsScreen: Sendable {
             case .network: "Network & servers"
             case .privacy: "Your privacy"
             case .appearance: "Appearance"
+            case .chatData: "Chat data"
             }
         }
     }
@@ -136,6 +144,7 @@ public struct SettingsScreen: Sendable {
                 Row(text: "Network & servers", action: .open(.network)),
                 Row(text: "Your privacy", action: .open(.privacy)),
                 Row(text: "Appearance: \(values.chatLayout.rawValue) layout", action: .open(.appearance)),
+                Row(text: "Chat data", action: .open(.chatData)),
             ]
         case .profile:
             return [
@@ -190,6 +199,19 @@ public struct SettingsScreen: Sendable {
                 toggle(
                     "Encrypt local files (files and media received from now on)", values.encryptLocalFiles,
                     .encryptLocalFiles(!values.encryptLocalFiles)),
+            ]
+        case .chatData:
+            let state =
+                !values.databasePassphraseSet
+                ? "a random key, saved in the keychain"
+                : values.storeDBPassphrase ? "set, saved in the keychain" : "set, asked at every start"
+            return [
+                Row(text: "Database passphrase: \(state)", action: .none),
+                toggle(
+                    "Save passphrase in keychain", values.storeDBPassphrase || !values.databasePassphraseSet,
+                    .storeDBPassphrase(!values.storeDBPassphrase)),
+                Row(text: "Set or change it in the line mode (the chat stops while both databases", action: .none),
+                Row(text: "are rewritten): simplex-chat --cli, then /db encrypt NEW or /db key CURRENT NEW", action: .none),
             ]
         case .appearance:
             var rows = [Row(text: "Theme:", action: .none)]
@@ -263,6 +285,8 @@ public struct SettingsScreen: Sendable {
         case .open(let page):
             open(page)
             return page == .notifications ? .effect(.loadNotificationStatus) : .none
+        case .change(.storeDBPassphrase) where !values.databasePassphraseSet:
+            return .error("no database passphrase is set: the random key must stay in the keychain (set one first)")
         case .change(let change):
             values.apply(change)
             return .change(change)

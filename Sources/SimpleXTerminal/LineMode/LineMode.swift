@@ -23,7 +23,9 @@ struct LineMode {
     func run() async -> Int32 {
         let access: CoreAccess
         do {
-            access = try await CoreAccess.open(environment: environment) { errors("simplex-chat: \($0)") }
+            access = try await CoreAccess.open(
+                environment: environment, askPassphrase: { [output] in PassphrasePrompt.read($0, output: output) }
+            ) { errors("simplex-chat: \($0)") }
         } catch {
             errors("simplex-chat: \(error)")
             return error.status
@@ -108,6 +110,7 @@ struct LineMode {
                 output("error: \(error)")
             }
         }
+        var rekey: (current: DatabaseKey, new: String)?
         while let line = await input.nextLine() {
             if let limit = input.terminalLineLimit, line.utf8.count >= limit {
                 // The terminal dropped what came after: sending the rest would send a cut message.
@@ -116,6 +119,21 @@ struct LineMode {
                 )
                 continue
             }
+            do {
+                switch try DatabasePassphraseCommand.parse(line) {
+                case .store(let store)?:
+                    output(try Self.setStored(store, access: access))
+                    continue
+                case .change(let current, let new)?:
+                    // Checked before the chat stops: a wrong passphrase changes nothing.
+                    rekey = (try Self.currentKey(current, access: access), new)
+                case nil: break
+                }
+            } catch {
+                output("error: \(error)")
+                continue
+            }
+            if rekey != nil { break }
             let command: CLICommand?
             do { command = try CLICommand.parse(line) } catch {
                 output("error: \(error)")
@@ -131,6 +149,13 @@ struct LineMode {
         }
         await chat.stop()
         await printer.value
+        if let rekey {
+            // The core is stopped and core.lock still held: nothing else writes the databases.
+            do { output(try Self.changeKey(from: rekey.current, to: rekey.new, access: access)) } catch {
+                errors("simplex-chat: \(error)")
+                return error.status
+            }
+        }
         return ExitStatus.ok
     }
 

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import SimpleXChat
+@testable import SimpleXTUI
+
+/// Settings → Chat data: the database passphrase's state and "Save passphrase in keychain".
+@Suite struct ChatDataSettingsTests {
+    func text(_ screen: SettingsScreen) -> String {
+        screen.lines(width: 120, height: 20).map(\.text).joined(separator: "\n")
+    }
+
+    func chatData(_ values: SettingsValues) -> SettingsScreen {
+        var screen = SettingsScreen(values: values, profile: Profile(displayName: "alice", fullName: ""))
+        screen.open(.chatData)
+        return screen
+    }
+
+    @Test func theRootListsChatDataAfterAppearance() {
+        let screen = SettingsScreen(values: SettingsValues(), profile: Profile(displayName: "alice", fullName: ""))
+        let rows = screen.rows.map(\.text)
+        #expect(rows.suffix(2).map { $0.prefix(10) } == ["Appearance", "Chat data"])
+        #expect(screen.rows.last?.action == .open(.chatData))
+    }
+
+    @Test func aRandomKeyCannotBeRemovedFromTheKeychain() {
+        var screen = chatData(SettingsValues())
+        #expect(text(screen).contains("Database passphrase: a random key, saved in the keychain"))
+        #expect(text(screen).contains("[x] Save passphrase in keychain"))
+        guard case .error(let message) = screen.handle(.key(.enter)) else {
+            Issue.record("turning it off was not refused")
+            return
+        }
+        #expect(message.contains("no database passphrase is set"))
+        #expect(screen.values.storeDBPassphrase)  // nothing changed
+    }
+
+    @Test func aPassphraseIsRemovedFromTheKeychainAndSavedAgain() {
+        var values = SettingsValues()
+        values.databasePassphraseSet = true
+        var screen = chatData(values)
+        #expect(text(screen).contains("Database passphrase: set, saved in the keychain"))
+        #expect(screen.handle(.key(.enter)) == .change(.storeDBPassphrase(false)))
+        #expect(text(screen).contains("[ ] Save passphrase in keychain"))
+        #expect(text(screen).contains("Database passphrase: set, asked at every start"))
+        #expect(screen.handle(.character(" ")) == .change(.storeDBPassphrase(true)))
+        #expect(text(screen).contains("[x] Save passphrase in keychain"))
+    }
+
+    @Test func theSettingIsReadFromGroupDefaults() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("chat-data-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let defaults = GroupDefaults(path: dir.appendingPathComponent("groupDefaults.json").path)
+        #expect(AppEffects.settings(from: defaults).storeDBPassphrase)
+        try defaults.set(.storeDBPassphrase, false)
+        #expect(!AppEffects.settings(from: defaults).storeDBPassphrase)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The database passphrase through `simplex-chat --cli` as a user meets it: set with
+/// `/db encrypt`, removed from the keychain with `/db store off`, asked at start (a wrong one
+/// refused, asked again), changed with `/db key` while the process is killed part way, and the
+/// conversation still there after each start.
+@Suite(.serialized)
+struct DatabasePassphraseEndToEndTests {
+    static let message = "the eagle lands at noon"
+
+    /// `simplex-chat --cli` for `directory` that answers the passphrase prompt with `passphrase`
+    /// (the first answer may be a wrong one, which must be refused and asked again).
+    static func start(
+        _ directory: TemporaryDirectory, relay: RelayProcess, answers: [String], extra: [String: String?] = [:]
+    ) async throws -> ChildProcess {
+        let process = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address],
+            environment: CLIUser.environment(directory).merging(extra) { $1 })
+        _ = try await process.line(timeout: .seconds(30)) { $0.contains("Database passphrase") }
+        for (index, answer) in answers.enumerated() {
+            process.send(answer)
+            if index < answers.count - 1 {
+                _ = try await process.line(timeout: .seconds(30)) {
+                    $0.contains("error: wrong database passphrase; nothing was changed")
+                }
+            }
+        }
+        _ = try await process.line(timeout: .seconds(30)) { $0 == "Current user: alice" }
+        return process
+    }
+
+    static func expectConversation(_ process: ChildProcess) async throws {
+        process.send("/tail @bob 5")
+        _ = try await process.line(timeout: .seconds(30)) { $0.contains(message) }
+    }
+
+    @Test func aPassphraseIsSetAskedAtStartAndSurvivesAKillDuringAChange() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await CLIUser.connect(alice, bob)
+        bob.send("@alice \(Self.message)")
+        try await alice.expect(Self.message)
+        try await bob.quit()
+
+        // No passphrase is set: there is no current one to give.
+        alice.send("/db key x y")
+        try await alice.expect("error: no database passphrase is set (the key is random): use /db encrypt NEW")
+        alice.send("/db encrypt first-secret")
+        try await alice.expect("database passphrase changed (the passphrase, kept in the keychain)")
+        #expect(try await alice.process.wait() == 0)
+
+        // Kept in the keychain: not asked; then removed from it.
+        let stored = try await CLIUser("alice", relay: relay, directory: alice.directory)
+        try await Self.expectConversation(stored.process)
+        stored.send("/db store off")
+        try await stored.expect("database passphrase removed from the keychain: asked at every start")
+        try await stored.quit()
+
+        // Asked at start: a wrong one is refused and asked again.
+        let asked = try await Self.start(alice.directory, relay: relay, answers: ["wrong guess", "first-secret"])
+        try await Self.expectConversation(asked)
+        asked.send("/db key wrong-guess second")
+        _ = try await asked.line { $0.contains("error: wrong current database passphrase; nothing was changed") }
+        asked.send("/q")
+        #expect(try await asked.wait() == 0)
+        #expect(!asked.allOutput.joined().contains("first-secret"))  // never echoed or printed
+
+        // Killed before the commit: the old passphrase opens everything; after it, the new one.
+        var current = "first-secret"
+        for (step, committed) in [("copiedAgent", false), ("renamedChat", true), ("replacedParameters", true)] {
+            let changing = try await Self.start(
+                alice.directory, relay: relay, answers: [current], extra: ["SIMPLEX_TEST_KILL_AT_REKEY_STEP": step])
+            let next = "secret-after-\(step)"
+            changing.send("/db key \(current) \(next)")
+            let status = try await changing.wait()
+            #expect(status != 0, "the change was not stopped at \(step)")
+            if committed { current = next }
+            let reopened = try await Self.start(alice.directory, relay: relay, answers: [current])
+            try await Self.expectConversation(reopened)
+            reopened.send("/q")
+            #expect(try await reopened.wait() == 0)
+        }
+        let group = alice.directory.appending("group")
+        let names = try FileManager.default.contentsOfDirectory(atPath: group)
+        #expect(names.filter { $0.hasSuffix(".rekeying") || $0.hasSuffix(".rekey") || $0.hasSuffix(".kdf.new") } == [])
+
+        // -e cannot ask: a clear one-line error.
+        let execute = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["-e", "/_get chat @1 count=1"], environment: CLIUser.environment(alice.directory))
+        #expect(try await execute.wait() != 0)
+        #expect(execute.allErrors.contains { $0.contains("the database passphrase is not stored in the keychain") })
+        let status = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["status"], environment: CLIUser.environment(alice.directory))
+        _ = try await status.wait()
+        #expect(status.allOutput.contains { $0.hasPrefix("database") && $0.contains("passphrase not stored in the keychain") })
+    }
+}
