@@ -26,10 +26,14 @@ struct NotificationServicePassphraseNotStoredTests {
             await eventually {
                 service.process.allErrors.contains { $0.contains("the database passphrase is not stored in the keychain") }
             })
+        // Stopped once it serves (its SIGTERM handling is in place by then).
+        #expect(await eventually { service.process.allErrors.contains { $0.contains("serving") } })
         #expect(try await service.stop() == 0)
         // A restart tells nobody twice, and bob's message was not received (no notification of it).
         let restarted = try await users.service(reaching: .suspended)
-        #expect(try await restarted.stop() == 0)
+        #expect(await eventually { restarted.process.allErrors.contains { $0.contains("serving") } })
+        let restartedStatus = try await restarted.stop()
+        #expect(restartedStatus == 0, "\(restarted.process.allErrors)")
         #expect(try await server.notifyCalls().count == 1)
         try await users.bob.quit()
     }
