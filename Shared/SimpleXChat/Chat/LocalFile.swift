@@ -114,12 +114,7 @@ public enum LocalFile {
 
     /// Writes `bytes` to the new file `target` (0600, fsync'd); false when `target` exists.
     static func writeNew(_ bytes: [UInt8], to target: String) throws(ChatFileError) -> Bool {
-        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if fd < 0 {
-            if errno == EEXIST { return false }
-            throw .unwritable(path: target, reason: TransferFile.reason(errno))
-        }
-        close(fd)
+        guard try TransferFiles.createNew(target) else { return false }
         do {
             let output = try TransferFile.openPartial(target)
             try output.write(bytes, at: 0)

@@ -139,14 +139,20 @@ enum TransferFiles {
         }
     }
 
-    /// Copies into a new file (0600, fsync'd), then removes the source.
-    private static func copy(_ source: String, to target: String) throws(ChatFileError) -> Bool {
+    /// Creates `target` as a new empty file (0600); false when it exists.
+    static func createNew(_ target: String) throws(ChatFileError) -> Bool {
         let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd < 0 {
             if errno == EEXIST { return false }
             throw .unwritable(path: target, reason: TransferFile.reason(errno))
         }
         close(fd)
+        return true
+    }
+
+    /// Copies into a new file (0600, fsync'd), then removes the source.
+    private static func copy(_ source: String, to target: String) throws(ChatFileError) -> Bool {
+        guard try TransferFiles.createNew(target) else { return false }
         do {
             let (input, size) = try TransferFile.openForReading(source)
             let output = try TransferFile.openPartial(target)
