@@ -646,18 +646,21 @@ struct NotificationServicePeriodicTests {
         try await carol.expect("connection request sent!")
         try await Task.sleep(for: .milliseconds(500))
         let pass = try ChildProcess(
-            try BuiltProducts.path("simplex-nse"), ["--once", "--linger", "8"],
+            try BuiltProducts.path("simplex-nse"), ["--once", "--linger", "20"],
             environment: CLIUser.environment(users.alice, bus: users.bus))
         let request = try #require(try await server.notifyCalls(atLeast: 1).first)
         #expect(request.summary == "carol wants to connect!")
         try await Task.sleep(for: .milliseconds(300))
         #expect(pass.isRunning)
         try await server.emitActionInvoked(id: 1, action: "NTF_ACT_ACCEPT_CONTACT")
-        try await carol.expectLine("alice: contact is connected")
-        // It goes once nothing actionable is left, or when its 8 s are up (when the pass for the
+        do { try await carol.expectLine("alice: contact is connected") } catch {
+            Issue.record("the pass said: \(pass.allErrors)")
+            throw error
+        }
+        // It goes once nothing actionable is left, or when its 20 s are up (when the pass for the
         // click also received carol's side of the connection, "carol is connected!" has an Open
         // button of its own).
-        #expect(try await pass.wait(timeout: .seconds(20)) == 0, "\(pass.allErrors)")
+        #expect(try await pass.wait(timeout: .seconds(40)) == 0, "\(pass.allErrors)")
         #expect(pass.allErrors.filter { $0.contains("received") }.count == 2)
         try await carol.quit()
         try await users.bob.quit()
