@@ -97,4 +97,40 @@ struct DatabasePassphraseEndToEndTests {
         _ = try await status.wait()
         #expect(status.allOutput.contains { $0.hasPrefix("database") && $0.contains("passphrase not stored in the keychain") })
     }
+
+    /// The share helper, run while nothing else does after a change was killed part way (the chat
+    /// database already under the new key, the agent's not yet), finishes the change first, as
+    /// the client would, and sends; the client then opens everything.
+    @Test func aShareAfterAChangeWasKilledPartWayFinishesItAndSends() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await CLIUser.connect(alice, bob)
+        alice.send("/db encrypt first-secret")
+        try await alice.expect("database passphrase changed (the passphrase, kept in the keychain)")
+        #expect(try await alice.process.wait() == 0)
+
+        let changing = try ChildProcess(
+            try BuiltProducts.path("simplex-chat"), ["--cli", "-s", relay.address],
+            environment: CLIUser.environment(alice.directory).merging(["SIMPLEX_TEST_KILL_AT_REKEY_STEP": "renamedChat"]) { $1 })
+        _ = try await changing.line(timeout: .seconds(30)) { $0 == "Current user: alice" }
+        changing.send("/db key first-secret second-secret")
+        #expect(try await changing.wait() != 0, "the change was not stopped part way")
+        let group = alice.directory.appending("group")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: group).contains { $0.hasSuffix(".rekeying") })
+
+        let share = try ChildProcess(
+            try BuiltProducts.path("simplex-share"), ["--to", "@bob", "--text", "sent after the crash"],
+            environment: CLIUser.environment(alice.directory))
+        #expect(try await share.wait() == 0, "\(share.allErrors)")
+        try await bob.expect("sent after the crash")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: group).filter {
+            $0.hasSuffix(".rekeying") || $0.hasSuffix(".rekey") || $0.hasSuffix(".kdf.new")
+        } == [])
+        let reopened = try await CLIUser("alice", relay: relay, directory: alice.directory)
+        reopened.send("/tail @bob 5")
+        try await reopened.expect("sent after the crash")
+        try await reopened.quit()
+        try await bob.quit()
+    }
 }

@@ -129,6 +129,13 @@ public enum DatabasePassphrase {
         } catch { throw .keychain(error) }
     }
 
+    /// Whether a change left something to finish or remove (a crash, or a change running now).
+    public static func hasUnfinishedChange(groupDirectory: String) -> Bool {
+        let leftovers = [recordPath(groupDirectory: groupDirectory), parametersPath(groupDirectory: groupDirectory) + ".new"]
+            + databasePaths(groupDirectory: groupDirectory).map(copyPath)
+        return leftovers.contains { access($0, F_OK) == 0 }
+    }
+
     /// Finishes a committed change or removes what an interrupted one left; run at every start
     /// with core.lock held, before the key is loaded.
     public static func recover(groupDirectory: String, keychain: KeychainStore) throws(PassphraseError) {
