@@ -136,7 +136,9 @@ public enum ClientCommand: Equatable, Sendable {
           -e '<command>' [-s ...]     run one chat command in SimpleX's syntax (/u, /_get chats 1 pcc=on,
                                       /_get chat @1 count=20, /_send @1 json [...], ...) and print its
                                       JSON response; exit 1 when the command fails, 64 when it is not
-                                      a command (run --cli first to make your profile)
+                                      a command (run --cli first to make your profile); -e - reads the
+                                      command from standard input (a passphrase command must come so:
+                                      /_db encryption {"currentKey":"…","newKey":"…"}, /db key A B)
           notifications [instant | periodic | off]
                                       show or set background receiving while the client is closed:
                                       instant (the service stays connected), periodic (it checks every

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import SimpleXChat
 import SimpleXDesktop
@@ -48,7 +49,16 @@ public struct ClientMain: Sendable {
         case .notifications(let mode):
             return await NotificationsCommand(environment: environment, output: output, errors: errors).run(mode)
         case .execute(let text, let servers):
-            return await ExecuteCommand(environment: environment, text: text, servers: servers, output: output, errors: errors).run()
+            // `-e -`: the command from standard input, which keeps a passphrase off the command line.
+            var command = text
+            if text == "-" {
+                command = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+                while command.last?.isNewline == true { command.removeLast() }
+            }
+            return await ExecuteCommand(
+                environment: environment, text: command, servers: servers, output: output, errors: errors,
+                fromCommandLine: text != "-"
+            ).run()
         case .status:
             return await StatusCommand(environment: environment, output: output, errors: errors).run()
         case .defaultsList, .defaultsGet, .defaultsSet, .defaultsReset:

@@ -15,9 +15,24 @@ struct ExecuteCommand {
     let servers: [String]
     let output: @Sendable (String) -> Void
     let errors: @Sendable (String) -> Void
+    /// The command came as an argument (visible to every process on the machine), not on standard input.
+    var fromCommandLine = true
     var deliveryTimeout: Duration = .seconds(10)
 
     func run() async -> Int32 {
+        let passphraseCommand: DatabasePassphraseCommand?
+        do { passphraseCommand = try DatabasePassphraseCommand.parse(text) } catch {
+            errors("simplex-chat: \(error)")
+            return ExitStatus.usage
+        }
+        if let passphraseCommand {
+            if fromCommandLine, case .change = passphraseCommand {
+                errors(
+                    "simplex-chat: a passphrase in an argument can be read by other processes (ps): give the command on standard input, e.g. printf '%s' '/_db encryption {…}' | simplex-chat -e -")
+                return ExitStatus.usage
+            }
+            return await run(passphraseCommand)
+        }
         let command: ChatCommand
         do { command = try ChatCommand.parse(text) } catch {
             errors("simplex-chat: \(error)")
@@ -57,6 +72,38 @@ struct ExecuteCommand {
         await chat.stop()
         output(response.jsonText)
         return response.chatError == nil ? ExitStatus.ok : ExitStatus.failure
+    }
+
+    /// `/_db encryption {…}`, `/db key …` and the rest (SimpleX's APIStorageEncryption): the chat
+    /// is not started here, so the databases are rewritten at once; `cmdOk`, or an error saying
+    /// why (a wrong current passphrase changes nothing).
+    private func run(_ command: DatabasePassphraseCommand) async -> Int32 {
+        let access: CoreAccess
+        do { access = try await CoreAccess.open(environment: environment) } catch {
+            errors("simplex-chat: \(error)")
+            return error.status
+        }
+        let status = passphrase(command, access)
+        await access.close()
+        return status
+    }
+
+    private func passphrase(_ command: DatabasePassphraseCommand, _ access: CoreAccess) -> Int32 {
+        do throws(ClientFailure) {
+            switch command {
+            case .store(let store): errors("simplex-chat: " + (try LineMode.setStored(store, access: access)))
+            case .change(let current, let new):
+                let key = try LineMode.currentKey(current, access: access)
+                _ = try LineMode.changeKey(from: key, to: new, access: access)
+                errors("simplex-chat: database passphrase changed")
+            }
+        } catch {
+            output(ChatResponse.chatCmdError(user: nil, chatError: .commandError(error.description)).jsonText)
+            errors("simplex-chat: \(error)")
+            return ExitStatus.failure
+        }
+        output(ChatResponse.cmdOk(user: nil).jsonText)
+        return ExitStatus.ok
     }
 
     /// With no user yet, only `/create user <name>` can run, and what needs no user at all

@@ -133,4 +133,53 @@ struct DatabasePassphraseEndToEndTests {
         try await reopened.quit()
         try await bob.quit()
     }
+
+    /// SimpleX's API form for scripts: `/_db encryption {…}` through `simplex-chat -e -` (the
+    /// command on standard input: an argument would show the passphrase to `ps`), `cmdOk` on
+    /// success, an `error` for a wrong current passphrase, which changes nothing.
+    @Test func scriptsChangeThePassphraseWithTheAPICommandOnStandardInput() async throws {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await CLIUser.connect(alice, bob)
+        bob.send("@alice \(Self.message)")
+        try await alice.expect(Self.message)
+        try await alice.quit()
+        try await bob.quit()
+
+        func execute(_ command: String, stdin: Bool = true) async throws -> (status: Int32, process: ChildProcess) {
+            let process = try ChildProcess(
+                try BuiltProducts.path("simplex-chat"), ["-e", stdin ? "-" : command],
+                environment: CLIUser.environment(alice.directory))
+            if stdin {
+                process.send(command)
+                process.closeInput()
+            }
+            return (try await process.wait(), process)
+        }
+        let argument = try await execute(#"/_db encryption {"currentKey":"","newKey":"api-secret"}"#, stdin: false)
+        #expect(argument.status == 64)
+        #expect(argument.process.allErrors.contains { $0.contains("give the command on standard input") })
+        let set = try await execute(#"/_db encryption {"currentKey":"","newKey":"api-secret"}"#)
+        #expect(set.status == 0, "\(set.process.allErrors)")
+        #expect(set.process.allOutput.contains { $0.contains(#""type":"cmdOk""#) }, "\(set.process.allOutput)")
+        let wrong = try await execute(#"/_db encryption {"currentKey":"not-it","newKey":"other"}"#)
+        #expect(wrong.status == 1)
+        #expect(wrong.process.allOutput.contains { $0.hasPrefix(#"{"error":"#) && $0.contains("wrong current database passphrase; nothing was changed") }, "\(wrong.process.allOutput)")
+        let malformed = try await execute(#"/_db encryption {"newKey":"other"}"#)
+        #expect(malformed.status == 64)
+        #expect(malformed.process.allErrors.contains { $0.contains("usage: /_db encryption") })
+        for run in [set, wrong, malformed] {
+            #expect(!(run.process.allOutput + run.process.allErrors).joined().contains("api-secret"))
+        }
+        // The new passphrase (kept in the keychain) opens the conversation; the old random key is gone.
+        #expect(FileManager.default.fileExists(atPath: alice.directory.appending("group/simplex_v1_db.kdf")))
+        let read = try await execute("/_get chat @1 count=5")
+        #expect(read.status == 0, "\(read.process.allErrors)")
+        #expect(read.process.allOutput.joined().contains(Self.message))
+        let change = try await execute("/db key api-secret api-secret-2")
+        #expect(change.status == 0, "\(change.process.allErrors)")
+        let again = try await execute(#"/_db encryption {"currentKey":"api-secret","newKey":"x"}"#)
+        #expect(again.status == 1)
+    }
 }
