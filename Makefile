@@ -78,6 +78,9 @@ TIMED_SUITES := SimpleXDesktopTests|SMPClientSessionTests|SMPClientRelayTests
 # a delivery's 10 s) ran out under starvation; 12 at a time also finishes sooner (111 s against
 # 162 s, same machine, same build).
 TEST_WIDTH := --experimental-maximum-parallelization-width 12
+# A crash of the test process prints every frame of every thread (the default hides the system
+# libraries' frames, which left one CI abort with no frame to read).
+export SWIFT_BACKTRACE := preset=full
 
 bench:
 	@$(call install_missing,$(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES))

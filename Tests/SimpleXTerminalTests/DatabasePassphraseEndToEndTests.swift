@@ -31,18 +31,24 @@ struct DatabasePassphraseEndToEndTests {
         return process
     }
 
+    /// Alice and Bob connected through a relay, with Bob's message at Alice.
+    static func conversation() async throws -> (RelayProcess, CLIUser, CLIUser) {
+        let relay = try await RelayProcess()
+        let alice = try await CLIUser("alice", relay: relay)
+        let bob = try await CLIUser("bob", relay: relay)
+        try await CLIUser.connect(alice, bob)
+        bob.send("@alice \(message)")
+        try await alice.expect(message)
+        return (relay, alice, bob)
+    }
+
     static func expectConversation(_ process: ChildProcess) async throws {
         process.send("/tail @bob 5")
         _ = try await process.line(timeout: .seconds(30)) { $0.contains(message) }
     }
 
     @Test func aPassphraseIsSetAskedAtStartAndSurvivesAKillDuringAChange() async throws {
-        let relay = try await RelayProcess()
-        let alice = try await CLIUser("alice", relay: relay)
-        let bob = try await CLIUser("bob", relay: relay)
-        try await CLIUser.connect(alice, bob)
-        bob.send("@alice \(Self.message)")
-        try await alice.expect(Self.message)
+        let (relay, alice, bob) = try await Self.conversation()
         try await bob.quit()
 
         // No passphrase is set: there is no current one to give.
@@ -138,12 +144,7 @@ struct DatabasePassphraseEndToEndTests {
     /// command on standard input: an argument would show the passphrase to `ps`), `cmdOk` on
     /// success, an `error` for a wrong current passphrase, which changes nothing.
     @Test func scriptsChangeThePassphraseWithTheAPICommandOnStandardInput() async throws {
-        let relay = try await RelayProcess()
-        let alice = try await CLIUser("alice", relay: relay)
-        let bob = try await CLIUser("bob", relay: relay)
-        try await CLIUser.connect(alice, bob)
-        bob.send("@alice \(Self.message)")
-        try await alice.expect(Self.message)
+        let (_, alice, bob) = try await Self.conversation()
         try await alice.quit()
         try await bob.quit()
 
