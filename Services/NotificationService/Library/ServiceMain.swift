@@ -66,6 +66,7 @@ public enum ServiceMain {
 
     private static func serve(once: Bool, linger: Duration, environment: [String: String]) async -> Int32 {
         let log: @Sendable (String) -> Void = { standardError("simplex-nse: \($0)") }
+        let signals = TerminationSignals()
         let container: GroupContainer
         do { container = try GroupContainer.open(environment: environment) } catch {
             log("\(error)")
@@ -132,7 +133,7 @@ public enum ServiceMain {
                 // being carried out is finished first, whatever the time: the deadline cut the
                 // core off mid-acceptance when a loaded machine made the pass slow.
                 let deadline = ContinuousClock.now + linger
-                await waitForTermination(bus: bus) {
+                await waitForTermination(bus: bus, signals: signals) {
                     guard await service.state.inactive else { return false }
                     guard ContinuousClock.now < deadline else { return true }
                     return !(await service.hasActionableNotifications)
@@ -147,33 +148,49 @@ public enum ServiceMain {
             guard defaults[.notificationMode] != .instant else { return false }
             return await service.hasBeenIdle(for: periodicIdleExit)
         }
-        await waitForTermination(bus: bus, idle: idle)
+        await waitForTermination(bus: bus, signals: signals, idle: idle)
         await service.shutdown()
         log("stopped")
         return 0
     }
 
-    /// Returns on SIGTERM or SIGINT, when the session bus goes away, or when `idle` says so.
-    private static func waitForTermination(bus: DBusConnection, idle: @escaping @Sendable () async -> Bool) async {
-        let (stopped, stop) = AsyncStream<Void>.makeStream()
-        var sources: [DispatchSourceSignal] = []
-        for signalNumber in [SIGTERM, SIGINT] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { stop.yield() }
-            source.resume()
-            sources.append(source)
+    /// SIGTERM and SIGINT, watched from the process's start: one that comes while the service
+    /// starts is acted on once it serves. (Ignored and then watched only when it began to wait, a
+    /// signal sent between the two — right after "serving" was logged — was lost, and the process
+    /// never stopped.)
+    private final class TerminationSignals: @unchecked Sendable {
+        let stopped: AsyncStream<Void>
+        let stop: AsyncStream<Void>.Continuation
+        private var sources: [DispatchSourceSignal] = []
+
+        init() {
+            (stopped, stop) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            for signalNumber in [SIGTERM, SIGINT] {
+                signal(signalNumber, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                source.setEventHandler { [stop] in stop.yield() }
+                source.resume()
+                sources.append(source)
+            }
         }
+
+        deinit { sources.forEach { $0.cancel() } }
+    }
+
+    /// Returns on SIGTERM or SIGINT (also one that came earlier), when the session bus goes away,
+    /// or when `idle` says so.
+    private static func waitForTermination(
+        bus: DBusConnection, signals: TerminationSignals, idle: @escaping @Sendable () async -> Bool
+    ) async {
         let watcher = Task {
             while bus.isConnected, !Task.isCancelled {
                 if await idle() { break }
                 try? await Task.sleep(for: .milliseconds(200))
             }
-            stop.yield()
+            signals.stop.yield()
         }
-        for await _ in stopped { break }
+        for await _ in signals.stopped { break }
         watcher.cancel()
-        sources.forEach { $0.cancel() }
     }
 
     static func standardOutput(_ line: String) {
