@@ -599,10 +599,14 @@ struct NotificationServicePeriodicTests {
         let before = try Self.counts(try await users.relayStatistics())
         bob.send("@alice one while you sleep")
         bob.send("@alice two while you sleep")
-        // Until both are on the relay and taken: each pass takes what is there.
+        // Until the second is notified: each pass takes what is there, and what one pass takes
+        // together is one notification (the chat's latest), so "one" has its own only when a pass
+        // took it alone.
         var passes: [ChildProcess] = []
         let deadline = ContinuousClock.now + .seconds(30)
-        while try await server.notifyCalls().count < 2, ContinuousClock.now < deadline {
+        while try await !server.notifyCalls().contains(where: { $0.body == "two while you sleep" }),
+            ContinuousClock.now < deadline
+        {
             let pass = try await users.once()
             #expect(try await pass.wait() == 0, "\(pass.allErrors)")
             #expect(pass.allErrors.contains { $0.contains("received ") && $0.contains("waiting message(s)") })
@@ -610,7 +614,7 @@ struct NotificationServicePeriodicTests {
             try await Task.sleep(for: .milliseconds(300))
         }
         let calls = try await server.notifyCalls()
-        #expect(calls.map(\.body) == ["one while you sleep", "two while you sleep"])
+        #expect([["one while you sleep", "two while you sleep"], ["two while you sleep"]].contains(calls.map(\.body)), "\(calls)")
         #expect(calls.allSatisfy { $0.summary == "bob:" })
         // Only GET: no subscription made, none ended; the service left nothing running.
         let after = try Self.counts(try await users.relayStatistics())
@@ -621,7 +625,7 @@ struct NotificationServicePeriodicTests {
         // Another pass finds nothing new and notifies nothing.
         let last = try await users.once()
         #expect(last.allErrors.contains("simplex-nse: received 0 waiting message(s)"), "\(last.allErrors)")
-        #expect(try await server.notifyCalls().count == 2)
+        #expect(try await server.notifyCalls().count == calls.count)
         // The client shows them in the chat, each once, and they are not notified again.
         let chat = try await users.execute("/_get chat @1 count=10")
         let items = chat.allOutput.joined()
