@@ -20,7 +20,8 @@ extension ShareMain {
         do { return try DatabaseKey.load(from: keychain) } catch { throw failure(error) }
     }
 
-    private static func failure(_ error: KeychainError) -> ShareSender.Failure {
+    /// What a keychain that cannot give the keys means for a share (one wording for every path).
+    static func failure(_ error: KeychainError) -> ShareSender.Failure {
         switch error {
         case .databasePassphraseRequired:
             return .init(description: ShareSender.passphraseNotStored, status: ShareExit.unavailable)

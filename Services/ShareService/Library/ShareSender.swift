@@ -187,17 +187,7 @@ struct ShareSender {
                 container: container, bus: bus, environment: environment)
             return (try AgentSecrets.load(from: keychain), try DatabaseKey.load(from: keychain))
         } catch {
-            if case .databasePassphraseRequired? = error as? KeychainError {
-                throw Failure(
-                    description: Self.passphraseNotStored, status: ShareExit.unavailable)
-            }
-            if case .passphraseRequired? = error as? KeychainError {
-                throw Failure(
-                    description:
-                        "the keychain is protected by a passphrase, which only simplex-chat asks for: "
-                        + "start it and share again (it then sends what you share)",
-                    status: ShareExit.unavailable)
-            }
+            if let error = error as? KeychainError { throw ShareMain.failure(error) }
             throw Failure(description: "\(error)", status: ShareExit.unavailable)
         }
     }
