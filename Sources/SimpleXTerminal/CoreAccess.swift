@@ -121,6 +121,27 @@ struct CoreAccess {
         }
     }
 
+    /// SimpleX Lock's self-destruct, with the core stopped and core.lock still held: erases the
+    /// databases, files and keychain items (`SelfDestruct.erase`), then makes the new keys an
+    /// empty group starts with. Returns the access to it and the name of the profile to make.
+    func selfDestruct() throws(ClientFailure) -> (CoreAccess, String?) {
+        do {
+            let name = try SelfDestruct.erase(
+                container: container, keychain: keychain, defaults: GroupDefaults(container: container))
+            let secrets = try AgentSecrets.load(from: keychain)
+            let databaseKey = try DatabaseKey.load(from: keychain)
+            try DatabaseKey.recordDatabasesEncrypted(in: keychain)
+            return (
+                CoreAccess(
+                    container: container, handoff: handoff, lock: lock, secrets: secrets, databaseKey: databaseKey,
+                    keychain: keychain),
+                name
+            )
+        } catch {
+            throw ClientFailure("\(error)")
+        }
+    }
+
     /// Hands the core back (core.lock released, the service resumed in instant mode) and closes
     /// the session bus.
     func close() async {

@@ -15,13 +15,13 @@ struct TUIMode {
     let errors: @Sendable (String) -> Void
 
     func run() async -> Int32 {
-        let session: TerminalSession
+        var session: TerminalSession
         do { session = try TerminalSession.open() } catch {
             errors("simplex-chat: no terminal to draw on (\(error)): use simplex-chat --cli, or -e for one command")
             return ExitStatus.failure
         }
         var notes: [String] = []
-        let access: CoreAccess
+        var access: CoreAccess
         do {
             // Asked before the full screen opens, on the terminal with echo off.
             access = try await CoreAccess.open(
@@ -32,12 +32,31 @@ struct TUIMode {
             errors("simplex-chat: \(error)")
             return error.status
         }
-        let status = await run(access, session: session, notes: notes)
-        await access.close()
-        return status
+        var profileName: String? = nil
+        while true {
+            let (status, exit) = await run(access, session: session, notes: notes, profileName: profileName)
+            guard exit == .selfDestruct else {
+                await access.close()
+                return status
+            }
+            // The self-destruct passcode: everything goes, and the client starts again, empty,
+            // with core.lock still held (the service must not open what is being erased).
+            do {
+                (access, profileName) = try access.selfDestruct()
+                notes = []
+                // A terminal session reads its keys once: the new client gets a new one.
+                session = try TerminalSession.open()
+            } catch {
+                await access.close()
+                errors("simplex-chat: self-destruct: \(error)")
+                return ExitStatus.failure
+            }
+        }
     }
 
-    private func run(_ access: CoreAccess, session: TerminalSession, notes: [String]) async -> Int32 {
+    private func run(
+        _ access: CoreAccess, session: TerminalSession, notes: [String], profileName: String?
+    ) async -> (Int32, AppExit) {
         let container = access.container
         let defaults = GroupDefaults(container: container)
         let runtime = AppRuntime(
@@ -51,11 +70,16 @@ struct TUIMode {
         let started = StartedCore()
         let user: ChatUser?
         do {
+            if let profileName {
+                _ = try ChatController.createUser(
+                    groupDirectory: container.path, profile: Profile(displayName: profileName, fullName: ""),
+                    databaseKey: access.databaseKey)
+            }
             user = try ChatController.activeUser(groupDirectory: container.path, databaseKey: access.databaseKey)
             if user != nil { try await start(access, runtime: runtime, started: started, defaults: defaults) }
         } catch {
             errors("simplex-chat: \(ClientFailure(error))")
-            return ClientFailure(error).status
+            return (ClientFailure(error).status, .quit)
         }
         let size = (try? session.size()) ?? TerminalSize(width: 80, height: 24)
         var model = AppModel(width: size.width, height: size.height, now: Date(), user: user)
@@ -67,11 +91,16 @@ struct TUIMode {
         model.preferences = AppEffects.settings(from: defaults)
         model.preferences.databasePassphraseSet = DatabasePassphrase.isSet(groupDirectory: access.container.path)
         model.noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let lock = AppLockStore(keychain: access.keychain, defaults: defaults)
+        let lockSettings = lock.settings()
+        model.lock = LockState(settings: lockSettings, locked: lockSettings.enabled)
+        model.preferences.lock = lockSettings
         if let note = notes.first { model.status = (note, false) }
         if let open { runtime.post(.openRequested(open)) }
         if let connect { runtime.post(.connectRequested(connect)) }
+        var exit = AppExit.quit
         do {
-            try await runtime.run(model: model, layout: nil, effects: await started.effects) { name in
+            exit = try await runtime.run(model: model, layout: nil, effects: await started.effects, lock: lock) { name in
                 _ = try ChatController.createUser(
                     groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""),
                     databaseKey: access.databaseKey)
@@ -87,7 +116,7 @@ struct TUIMode {
             errors("simplex-chat: the terminal: \(error)")
         }
         await started.stop()
-        return ExitStatus.ok
+        return (ExitStatus.ok, exit)
     }
 
     /// Opens and starts the core, forwards its events to the runtime and answers the bus.

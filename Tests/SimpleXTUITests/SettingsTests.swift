@@ -88,7 +88,7 @@ import Testing
         _ = press(&app, .control("s"), .key(.down), .key(.down), .key(.down), .key(.enter))
         #expect(screen(app)?.page == .privacy)
         var effects: [AppEffect] = []
-        effects += press(&app, .key(.enter))  // auto-accept images off
+        effects += press(&app, .key(.down), .key(.enter))  // auto-accept images off (below SimpleX Lock)
         effects += press(&app, .key(.down), .character(" "))  // chat previews off
         effects += press(&app, .key(.down), .character(" "))  // drafts off
         effects += press(&app, .key(.down), .key(.enter))  // link previews off

@@ -11,6 +11,8 @@ public final class TUIUser: Sendable {
     let session = "tui"
     /// The pane's shell: the leader of the process group the client runs in.
     let panePID: Int32
+    /// The pane's command line (the client, then its exit status and the tty mode).
+    let shell: String
 
     /// Starts the client on `relay` in a `width`×`height` terminal and answers the first run's
     /// name prompt (`environment` adds to the user's own).
@@ -32,7 +34,7 @@ public final class TUIUser: Sendable {
             ["env"] + environment.map { "\($0.key)=\($0.value)" }.sorted()
             + [try BuiltProducts.path("simplex-chat"), "-s", relay.address] + arguments
         // After the client: its exit status and whether the terminal is back in cooked mode.
-        let shell = Self.quoted(command) + "; echo EXIT=$?; stty -a | grep -o -- '-\\?icanon' | sed 's/^/TTY=/'; sleep 600"
+        shell = Self.quoted(command) + "; echo EXIT=$?; stty -a | grep -o -- '-\\?icanon' | sed 's/^/TTY=/'; sleep 600"
         _ = try await Self.run(socket, ["new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)", shell])
         panePID = Int32(try await Self.run(socket, ["display-message", "-p", "-t", session, "#{pane_pid}"]).first ?? "") ?? 0
         _ = try await tmux(["set-option", "-g", "set-clipboard", "on"])
@@ -158,6 +160,11 @@ public final class TUIUser: Sendable {
         try await bob.press("Enter")
         try await alice.waitFor("\(bob.name) is connected")
         try await bob.waitFor("\(alice.name) is connected")
+    }
+
+    /// Starts the client again in the same terminal, on the same group directory (after `quit`).
+    public func restart() async throws {
+        _ = try await tmux(["respawn-pane", "-k", "-t", session, shell])
     }
 
     /// Ctrl+Q; returns the screen after the client exited (its status and the tty mode).

@@ -27,6 +27,10 @@ public enum AppPasscode {
         case notSet
         case keychain(KeychainError)
         case hash
+        /// The current passcode, asked before SimpleX Lock goes off, was not typed right.
+        case wrongPasscode
+        /// GroupDefaults could not be written.
+        case settings(String)
 
         public var description: String {
             switch self {
@@ -36,6 +40,8 @@ public enum AppPasscode {
             case .notSet: return "set the app passcode (SimpleX Lock) first"
             case .keychain(let error): return "\(error)"
             case .hash: return "the passcode could not be hashed (out of memory?)"
+            case .wrongPasscode: return "wrong passcode: SimpleX Lock stays on"
+            case .settings(let reason): return "the settings could not be saved: \(reason)"
             }
         }
     }

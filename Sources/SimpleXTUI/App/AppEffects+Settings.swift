@@ -110,6 +110,7 @@ extension AppEffects {
         case .linkPreviews(let on): try defaults.set(.privacyLinkPreviews, on)
         case .theme(let name): try defaults.set(.currentTheme, name)
         case .chatLayout(let layout): try defaults.set(.chatLayout, layout)
+        case .lockDelay(let seconds): try defaults.set(.laLockDelay, seconds)
         case .contactReceipts, .storeDBPassphrase: break
         }
     }

@@ -208,8 +208,8 @@ public struct AppEffects: Sendable {
             .editGroupItem, .deleteGroupItem, .moderateGroupItem, .blockMember, .loadGroupReports, .reportGroupItem, .createGroupLink,
             .replyGroup, .reactGroup, .sendGroupFile:
             try await performGroup(effect)
-        case .createProfile, .saveDraft, .openEditor, .suspend, .quit:
-            break
+        case .createProfile, .saveDraft, .openEditor, .suspend, .quit, .setAppLocked, .checkPasscode, .selfDestruct, .changeLock:
+            break  // the runtime's (the terminal, the lock)
         }
     }
 

@@ -115,14 +115,14 @@ extension AppModel {
             return applyGroupResult(event)
         case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
             return applySettingsResult(event)
-        case .key, .resize, .tick, .terminalClosed, .deviceAttributes:
+        case .key, .resize, .tick, .terminalClosed, .deviceAttributes, .lockIdle, .passcodeChecked, .lockChanged:
             return []
         }
     }
 
     /// The open chat is read when it is shown with focus.
-    private mutating func markReadEffects() -> [AppEffect] {
-        guard let chat, let entry = openEntry, entry.unreadCount > 0 || entry.unreadChat, !isNarrow || narrowShowsChat else {
+    mutating func markReadEffects() -> [AppEffect] {
+        guard !lock.locked, let chat, let entry = openEntry, entry.unreadCount > 0 || entry.unreadChat, !isNarrow || narrowShowsChat else {
             return []
         }
         chatList.markedRead(chat.contact.contactId)
@@ -134,7 +134,7 @@ extension AppModel {
         case .newItem(let contact, let item):
             // The list follows here, without asking the core for all of it again (at 2,000
             // messages a second those reloads took a core); a chat it does not have yet is loaded.
-            let seen = chat?.contact.contactId == contact.contactId && item.direction == .received && terminalFocused
+            let seen = chat?.contact.contactId == contact.contactId && item.direction == .received && userSees
                 && (!isNarrow || narrowShowsChat)
             // Event items the core stores read (feature changes, the encryption note) add nothing unread.
             let listed = chatList.received(
@@ -175,7 +175,7 @@ extension AppModel {
             return [.loadChatList]
         case .contactRequest(let request):
             status = ("\(request.localDisplayName) wants to connect: it is first in the chat list", false)
-            return terminalFocused ? [.loadChatList] : [.loadChatList, .notify(event)]
+            return userSees ? [.loadChatList] : [.loadChatList, .notify(event)]
         case .chatRead:
             return [.loadChatList]
         case .group(let groupEvent):
@@ -184,7 +184,7 @@ extension AppModel {
             case .newItem(let group, let item) where item.member != nil:
                 // A member's message in a group not on screen, or while the terminal is away: the
                 // notifier decides (refused events, a muted group stay quiet).
-                if groupChat?.group.groupId != group.groupId || !terminalFocused { effects.append(.notify(event)) }
+                if groupChat?.group.groupId != group.groupId || !userSees { effects.append(.notify(event)) }
             case .invitation:
                 effects.append(.notify(event))
             default:

@@ -208,6 +208,8 @@ extension AppModel {
     private mutating func submit(_ prompt: inout TextPrompt) -> [AppEffect] {
         let value = prompt.field.string.trimmingCharacters(in: .whitespaces)
         switch prompt.kind {
+        case .newPasscode, .confirmPasscode, .currentPasscode, .selfDestructName:
+            return submitPasscodePrompt(&prompt, value: prompt.field.string)
         case .displayName:
             if let problem = Self.displayNameProblem(value) {
                 prompt.error = problem

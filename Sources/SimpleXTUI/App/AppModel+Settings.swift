@@ -10,7 +10,15 @@ extension AppModel {
         values.saveDrafts = saveDrafts
         values.chatLayout = chatSettings.layout
         values.contactReceipts = user?.sendRcptsContacts ?? values.contactReceipts
+        values.lock = lock.settings
         return values
+    }
+
+    static func isLockPrompt(_ kind: TextPrompt.Kind) -> Bool {
+        switch kind {
+        case .newPasscode, .confirmPasscode, .currentPasscode, .selfDestructName: true
+        default: false
+        }
     }
 
     /// Opens Settings at its root; the relays are loaded for the network page.
@@ -57,6 +65,7 @@ extension AppModel {
         case .chatLayout(let layout): chatSettings.layout = layout
         case .theme(let name): chatSettings.theme = Theme.named(currentTheme: name)
         case .contactReceipts(let on): user?.sendRcptsContacts = on
+        case .lockDelay(let seconds): lock.settings.delay = seconds
         case .notificationMode, .previewMode, .acceptImages, .linkPreviews, .encryptLocalFiles, .storeDBPassphrase:
             break
         }
@@ -75,6 +84,13 @@ extension AppModel {
         case .effect(let effect): return [effect]
         case .error(let message):
             status = (message, true)
+            return []
+        case .lockNow:
+            return lockNow()
+        case .prompt(let kind, let text) where Self.isLockPrompt(kind):
+            var prompt = Self.passcodePrompt(kind)
+            prompt.field = ComposeState(text: text)
+            overlays.append(.prompt(prompt))
             return []
         case .prompt(let kind, let text):
             let (title, hint) =

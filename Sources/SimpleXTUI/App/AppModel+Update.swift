@@ -8,8 +8,10 @@ extension AppModel {
         case .key(let key):
             if case .focus(let focused) = key {
                 terminalFocused = focused
-                return []
+                // "Lock after: immediately": the terminal left the user's sight.
+                return !focused && lock.settings.delay == 0 ? lockNow() : []
             }
+            if lock.locked { return handleLockKey(key) }
             status = nil
             return handleKey(key)
         case .resize(let width, let height):
@@ -21,6 +23,12 @@ extension AppModel {
             return []
         case .terminalClosed:
             return quit()
+        case .lockIdle:
+            return lockNow()
+        case .passcodeChecked(let verdict):
+            return passcodeChecked(verdict)
+        case .lockChanged(let settings, let note, let isError):
+            return lockChanged(settings, note: note, isError: isError)
         default:
             return apply(event)
         }

@@ -62,6 +62,12 @@ public enum AppEvent: Sendable {
     /// The user left or deleted a group here.
     case groupLeft(ChatGroup)
     case groupDeleted(groupId: Int64)
+    /// No key for SimpleX Lock's delay (`LockState.idleLimit`): the lock screen goes up.
+    case lockIdle
+    /// What the passcode typed at the lock screen opens.
+    case passcodeChecked(AppPasscode.Verdict)
+    /// SimpleX Lock's settings after a change (or its refusal, `isError`), with a line to show.
+    case lockChanged(LockState.Settings, note: String, isError: Bool)
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).
@@ -150,6 +156,13 @@ public enum AppEffect: Equatable, Sendable {
     case reactGroup(groupId: Int64, item: GroupChatItem, emoji: MsgReactionEmoji, add: Bool)
     /// A file offered to every member of the group (Ctrl+T in a group).
     case sendGroupFile(groupId: Int64, path: String)
+    /// SimpleX Lock: GroupDefaults `appLocked` (notifications hidden while set); a passcode typed
+    /// at the lock screen to check; the self-destruct (the client ends, erases, starts again);
+    /// a change made in Settings → Your privacy.
+    case setAppLocked(Bool)
+    case checkPasscode(String)
+    case selfDestruct
+    case changeLock(LockChange)
 }
 
 /// Which part of the screen takes the keys.
@@ -248,6 +261,8 @@ public struct AppModel: Sendable {
     public var searchResults: [Int64] { search?.results ?? [] }
     /// A chat asked to open before the chat list had it (at start).
     var pendingOpen: String?
+    /// SimpleX Lock: its settings and whether the lock screen is up.
+    public var lock = LockState()
 
     public init(width: Int, height: Int, now: Date, user: ChatUser?) {
         self.width = width
@@ -282,12 +297,20 @@ public struct TextPrompt: Sendable {
         case inviteMembers(groupId: Int64)
         /// The comment going with a report (required for "Other").
         case reportComment(groupId: Int64, item: GroupChatItem, reason: ReportReason)
+        /// SimpleX Lock's passcodes: a new one, typed again, the current one (to turn the lock
+        /// off); the name of the profile made after self-destruct.
+        case newPasscode(selfDestruct: Bool)
+        case confirmPasscode(selfDestruct: Bool, first: String)
+        case currentPasscode
+        case selfDestructName
     }
     public var kind: Kind
     public var title: String
     public var hint: String
     public var field = ComposeState()
     public var error: String?
+    /// The field is drawn as dots (a passcode).
+    public var masked = false
     public init(kind: Kind, title: String, hint: String, text: String = "") {
         self.kind = kind
         self.title = title

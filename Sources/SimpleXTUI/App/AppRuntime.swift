@@ -4,6 +4,13 @@ import SimpleXChat
 import SimpleXSystem
 import Synchronization
 
+/// How the full-screen client ended.
+public enum AppExit: Equatable, Sendable {
+    case quit
+    /// The self-destruct passcode was typed: the caller erases everything and starts again.
+    case selfDestruct
+}
+
 /// Runs the full-screen client: the terminal's events, the core's events and effect results go
 /// into one queue; each batch is applied to the model, its effects started, and one frame
 /// drawn for the whole batch (so frames coalesce under load, and nothing runs between events).
@@ -19,6 +26,10 @@ public final class AppRuntime: Sendable {
     private let coreEffects = CoreEffectQueue()
     /// The effect runner: nil until the chat core runs (before the first profile is made).
     private let runner = Mutex<AppEffects?>(nil)
+    /// When the user last pressed a key, and SimpleX Lock's idle limit in seconds (nil: none).
+    private let lastInput = Mutex<ContinuousClock.Instant>(.now)
+    private let idleLimit = Mutex<Int?>(nil)
+    private let exit = Mutex<AppExit>(.quit)
 
     public init(session: TerminalSession, environment: [String: String], temporaryDirectory: String) {
         self.session = session
@@ -33,12 +44,14 @@ public final class AppRuntime: Sendable {
         wakeContinuation.yield()
     }
 
-    /// Runs until the user quits; the terminal is restored on the way out.
-    /// `createProfile` makes the first profile and starts the core (first run).
+    /// Runs until the user quits (or self-destructs); the terminal is restored on the way out.
+    /// `createProfile` makes the first profile and starts the core (first run); `lock` keeps
+    /// SimpleX Lock's passcodes and settings.
+    @discardableResult
     public func run(
-        model initial: AppModel, layout: ItemLayouter? = nil, effects: AppEffects?,
+        model initial: AppModel, layout: ItemLayouter? = nil, effects: AppEffects?, lock: AppLockStore? = nil,
         createProfile: @escaping @Sendable (String) async throws -> (ChatUser, AppEffects)
-    ) async throws(SystemError) {
+    ) async throws(SystemError) -> AppExit {
         try session.enter()
         defer { session.leave() }
         var model = initial
@@ -58,7 +71,9 @@ public final class AppRuntime: Sendable {
             for await event in session.events() {
                 switch event {
                 case .input(.deviceAttributes(let reply)): post(.deviceAttributes(reply))
-                case .input(let input): KeyInput.from(input).forEach { post(.key($0)) }
+                case .input(let input):
+                    lastInput.withLock { $0 = .now }
+                    KeyInput.from(input).forEach { post(.key($0)) }
                 case .resize(let width, let height): post(.resize(width: width, height: height))
                 }
             }
@@ -72,6 +87,19 @@ public final class AppRuntime: Sendable {
                 post(.tick(Date()))
             }
         }
+        // SimpleX Lock's delay: the lock screen goes up once no key came for that long.
+        let locker = Task {
+            var said: ContinuousClock.Instant?
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                let last = lastInput.withLock { $0 }
+                guard let limit = idleLimit.withLock({ $0 }), said != last,
+                    ContinuousClock.now - last >= .seconds(limit)
+                else { continue }
+                said = last
+                post(.lockIdle)
+            }
+        }
         let effectWorker = Task { [coreEffects] in
             await coreEffects.run { effect in
                 guard let current = self.runner.withLock({ $0 }) else { return }
@@ -81,10 +109,13 @@ public final class AppRuntime: Sendable {
         defer {
             reader.cancel()
             ticker.cancel()
+            locker.cancel()
             effectWorker.cancel()
             coreEffects.finish()
         }
         if effects != nil { coreEffects.enqueue(.loadChatList) }
+        if model.lock.locked { lock?.setLocked(true) }
+        idleLimit.withLock { $0 = model.lock.idleLimit }
         draw(&model, view: view, renderer: &renderer)
         var iterator = wake.makeAsyncIterator()
         while model.running {
@@ -107,11 +138,15 @@ public final class AppRuntime: Sendable {
                 }
                 effects += model.update(event)
             }
-            for effect in effects { await perform(effect, model: &model, renderer: &renderer, createProfile: createProfile) }
+            for effect in effects {
+                await perform(effect, model: &model, renderer: &renderer, lock: lock, createProfile: createProfile)
+            }
+            idleLimit.withLock { $0 = model.lock.idleLimit }
             if model.running { draw(&model, view: view, renderer: &renderer) }
         }
         // kitty keeps transmitted images until told: free them before the screen goes.
         try? session.write(renderer.releaseGraphics())
+        return exit.withLock { $0 }
     }
 
     /// The terminal's cell size (at start and after a resize, which a font change also sends),
@@ -124,12 +159,33 @@ public final class AppRuntime: Sendable {
 
     /// Effects the runtime does itself (they need the terminal); the rest go to the core's queue.
     private func perform(
-        _ effect: AppEffect, model: inout AppModel, renderer: inout Renderer,
+        _ effect: AppEffect, model: inout AppModel, renderer: inout Renderer, lock: AppLockStore?,
         createProfile: @escaping @Sendable (String) async throws -> (ChatUser, AppEffects)
     ) async {
         switch effect {
         case .quit:
             model.running = false
+        case .setAppLocked(let locked):
+            lock?.setLocked(locked)
+            // kitty and iTerm2 pictures stay on the screen until deleted.
+            if locked { try? session.write(renderer.releaseGraphics()) }
+            renderer.invalidate()
+        case .checkPasscode(let typed):
+            // Argon2id takes a moment: the screen stays live meanwhile.
+            Task.detached { self.post(.passcodeChecked(lock?.check(typed) ?? .wrong)) }
+        case .selfDestruct:
+            exit.withLock { $0 = .selfDestruct }
+            model.running = false
+        case .changeLock(let change):
+            guard let lock else { return post(.failed("SimpleX Lock cannot be changed here")) }
+            Task.detached {
+                do throws(AppPasscode.Failure) {
+                    let note = try lock.apply(change)
+                    self.post(.lockChanged(lock.settings(), note: note, isError: false))
+                } catch {
+                    self.post(.lockChanged(lock.settings(), note: error.description, isError: true))
+                }
+            }
         case .suspend:
             try? session.write(renderer.releaseGraphics())
             try? session.suspend()

@@ -35,6 +35,8 @@ public struct AppView: Sendable {
     public func draw(_ state: inout AppModel) -> Screen {
         let width = max(1, state.width)
         let height = max(1, state.height)
+        // SimpleX Lock: nothing of the chats, the overlays or the status line is drawn.
+        if state.lock.locked { return lockScreen(state.lock, width: width, height: height) }
         let bodyHeight = max(1, height - 1)
         var screen = Screen(lines: [], cursor: nil)
         var listStyle = theme.list
@@ -146,6 +148,23 @@ public struct AppView: Sendable {
         return hasher.finalize()
     }
 
+    /// The lock screen: the title, the passcode as dots, why the last one was refused.
+    private func lockScreen(_ lock: LockState, width: Int, height: Int) -> Screen {
+        var lines = Array(repeating: StyledLine(), count: max(0, height / 3))
+        let indent = String(repeating: " ", count: max(1, (width - 40) / 2))
+        lines.append(StyledLine(indent + "SimpleX Lock", Style(attributes: .bold)).truncated(to: width))
+        lines.append(StyledLine())
+        lines.append(StyledLine(indent + (lock.checking ? "Checking…" : "Enter passcode"), Style(foreground: theme.secondary)).truncated(to: width))
+        let dots = String(repeating: "•", count: min(lock.field.text.count, max(0, width - indent.count - 2)))
+        lines.append(StyledLine(indent + "> " + dots).truncated(to: width))
+        let cursor = (row: lines.count - 1, column: min(width - 1, indent.count + 2 + dots.count))
+        lines.append(StyledLine())
+        if let error = lock.error { lines.append(StyledLine(indent + error, Style(foreground: theme.error)).truncated(to: width)) }
+        lines.append(StyledLine(indent + "Enter unlocks · Ctrl+Q quits", Style(foreground: theme.secondary)).truncated(to: width))
+        while lines.count < height { lines.append(StyledLine()) }
+        return Screen(lines: Array(lines.prefix(height)), cursor: cursor)
+    }
+
     private func welcome(width: Int, height: Int, state: AppModel) -> [StyledLine] {
         var lines = Array(repeating: StyledLine(), count: max(0, height / 3))
         let name = state.user?.profile.displayName ?? ""
@@ -243,7 +262,8 @@ public struct AppView: Sendable {
             content.append(StyledLine(" Enter opens it · c copies · q shows the QR code · Esc closes", Style(foreground: theme.secondary)))
         case .prompt(let prompt):
             content = [StyledLine(" " + prompt.title, Style(attributes: .bold))]
-            let field = prompt.field.lines(width: inner - 1, maxRows: 3, placeholder: "", style: theme.compose)
+            let shown = prompt.masked ? ComposeState(text: String(repeating: "•", count: prompt.field.text.count)) : prompt.field
+            let field = shown.lines(width: inner - 1, maxRows: 3, placeholder: "", style: theme.compose)
             cursor = (content.count + field.cursor.row, 1 + field.cursor.column)
             content += field.lines.map { line in var padded = StyledLine(" "); padded.append(line); return padded }
             if let error = prompt.error { content.append(StyledLine(" " + error, Style(foreground: theme.error))) }

@@ -37,7 +37,8 @@ public actor ClientNotifier {
     /// notify, or a muted chat).
     public func notify(_ event: ChatEvent, user: ChatUser) async {
         guard let source = NotificationContent.Source(event: event, user: user),
-            let content = NotificationContent.make(source, previewMode: defaults[.ntfPreviewMode])
+            // While the lock screen is up nothing of the chats shows, in notifications too.
+            let content = NotificationContent.make(source, previewMode: defaults[.appLocked] ? .hidden : defaults[.ntfPreviewMode])
         else { return }
         let chat = source.chat.chatId
         let notification = DesktopNotification(

@@ -21,6 +21,8 @@ public enum SettingChange: Equatable, Sendable {
     /// GroupDefaults `storeDBPassphrase`: the database passphrase's key kept in the keychain (or
     /// removed from it, and asked at every start).
     case storeDBPassphrase(Bool)
+    /// GroupDefaults `laLockDelay`: seconds without a key before SimpleX Lock locks.
+    case lockDelay(Int)
 }
 
 /// The values Settings shows: GroupDefaults' and the user's, as the client has them now.
@@ -38,6 +40,8 @@ public struct SettingsValues: Equatable, Sendable {
     public var storeDBPassphrase = true
     /// Whether the databases' key comes from a passphrase (else a random key in the keychain).
     public var databasePassphraseSet = false
+    /// SimpleX Lock (the passcodes themselves stay in the keychain, as verifiers).
+    public var lock = LockState.Settings()
     public init() {}
 
     /// The values after `change`.
@@ -54,6 +58,7 @@ public struct SettingsValues: Equatable, Sendable {
         case .theme(let name): theme = name
         case .chatLayout(let layout): chatLayout = layout
         case .storeDBPassphrase(let on): storeDBPassphrase = on
+        case .lockDelay(let seconds): lock.delay = seconds
         }
     }
 }
@@ -87,8 +92,14 @@ public struct SettingsScreen: Sendable {
         case addServer
         /// A relay: Enter tests it, d removes it.
         case server(String)
+        /// SimpleX Lock's rows (their changes go through passcode prompts).
+        case lock(LockAction)
         /// A line to read (a heading, the service's status).
         case none
+    }
+
+    public enum LockAction: Equatable, Sendable {
+        case toggle, changePasscode, toggleSelfDestruct, selfDestructName, lockNow
     }
 
     /// What the app does after a key.
@@ -100,6 +111,8 @@ public struct SettingsScreen: Sendable {
         case prompt(TextPrompt.Kind, text: String)
         /// A line of feedback for the status line.
         case error(String)
+        /// "Lock now": the lock screen goes up.
+        case lockNow
     }
 
     struct Row: Equatable {
@@ -185,7 +198,26 @@ public struct SettingsScreen: Sendable {
             rows.append(Row(text: "+ Add a relay by its address", action: .addServer))
             return rows
         case .privacy:
-            return [
+            var rows = [Row(text: (values.lock.enabled ? "[x] " : "[ ] ") + "SimpleX Lock: a passcode to open the client", action: .lock(.toggle))]
+            if values.lock.enabled {
+                rows.append(Row(text: "Lock after:", action: .none))
+                for (seconds, title) in LockState.delays {
+                    rows.append(choice(title, values.lock.delay == seconds, .lockDelay(seconds)))
+                }
+                rows.append(Row(text: "Change passcode", action: .lock(.changePasscode)))
+                rows.append(
+                    Row(
+                        text: (values.lock.selfDestruct ? "[x] " : "[ ] ") + "Self-destruct passcode: erases every chat when typed",
+                        action: .lock(.toggleSelfDestruct)))
+                if values.lock.selfDestruct {
+                    rows.append(
+                        Row(
+                            text: "Profile name after self-destruct: \(values.lock.selfDestructName ?? "(none)")",
+                            action: .lock(.selfDestructName)))
+                }
+                rows.append(Row(text: "Lock now", action: .lock(.lockNow)))
+            }
+            return rows + [
                 toggle("Auto-accept images", values.acceptImages, .acceptImages(!values.acceptImages)),
                 toggle(
                     "Show chat previews (last messages in the list)", values.showPreviews,
@@ -240,6 +272,13 @@ public struct SettingsScreen: Sendable {
 
     /// Rows that can be chosen (not headings or status lines).
     private var choosable: [Int] { rows.indices.filter { rows[$0].action != .none } }
+
+    /// Keeps the selection on a choosable row after the rows changed (the lock's rows come and go).
+    public mutating func clampSelection() {
+        let choosable = choosable
+        guard !choosable.contains(selected) else { return }
+        selected = choosable.last { $0 < selected } ?? choosable.first ?? 0
+    }
 
     /// Opens `page` with its first choosable row selected.
     public mutating func open(_ page: Page) {
@@ -296,6 +335,18 @@ public struct SettingsScreen: Sendable {
         case .server(let server):
             serverTests[server] = "testing…"
             return .effect(.testServer(server))
+        case .lock(let action):
+            switch action {
+            case .toggle:
+                return values.lock.enabled
+                    ? .prompt(.currentPasscode, text: "") : .prompt(.newPasscode(selfDestruct: false), text: "")
+            case .changePasscode: return .prompt(.newPasscode(selfDestruct: false), text: "")
+            case .toggleSelfDestruct:
+                return values.lock.selfDestruct
+                    ? .effect(.changeLock(.removeSelfDestruct)) : .prompt(.newPasscode(selfDestruct: true), text: "")
+            case .selfDestructName: return .prompt(.selfDestructName, text: values.lock.selfDestructName ?? "")
+            case .lockNow: return .lockNow
+            }
         case .none: return .none
         }
     }
