@@ -18,6 +18,11 @@ public enum ClientCommand: Equatable, Sendable {
     case notifications(NotificationMode?)
     /// `-e '<command>'`: runs one chat command (SimpleX syntax) and prints its JSON response.
     case execute(String, servers: [String])
+    /// `export FILE`, `import FILE [--replace]`, `delete-database --yes`: the whole chat as one
+    /// sealed archive, and back; or erased.
+    case export(String)
+    case importArchive(String, replace: Bool)
+    case deleteDatabase(confirmed: Bool)
     /// No command: the full-screen client, with the same options as the line mode.
     case fullScreen(servers: [String], open: String? = nil, connect: String? = nil)
 
@@ -35,6 +40,19 @@ public enum ClientCommand: Equatable, Sendable {
         switch arguments.first {
         case nil: return .fullScreen(servers: [])
         case "status": return try noMore(arguments.dropFirst(), .status)
+        case "export":
+            guard arguments.count == 2, !arguments[1].hasPrefix("-") else { throw UsageError("usage: simplex-chat export FILE") }
+            return .export(arguments[1])
+        case "import":
+            let rest = arguments.dropFirst().filter { $0 != "--replace" }
+            guard rest.count == 1, let file = rest.first, !file.hasPrefix("-") else {
+                throw UsageError("usage: simplex-chat import FILE [--replace]")
+            }
+            return .importArchive(file, replace: arguments.contains("--replace"))
+        case "delete-database":
+            let rest = Array(arguments.dropFirst())
+            guard rest.isEmpty || rest == ["--yes"] else { throw UsageError("usage: simplex-chat delete-database --yes") }
+            return .deleteDatabase(confirmed: rest == ["--yes"])
         case "-h", "--help", "help": return .help
         case "--version": return .version
         case "notifications":
@@ -144,6 +162,13 @@ public enum ClientCommand: Equatable, Sendable {
                                       instant (the service stays connected), periodic (it checks every
                                       10 minutes), off; enables the systemd user units to match
           status                      open the group directory, keychain and database and show their state
+          export FILE                 the whole chat (databases, files, their keys) into one archive
+                                      sealed with a passphrase you type (twice in a terminal, one line
+                                      from a pipe); the chat is stopped meanwhile
+          import FILE [--replace]     the chat of an archive made by export, here (--replace: instead
+                                      of the chat this machine has); asks the archive passphrase
+          delete-database --yes       erase every chat, contact and file here (SimpleX Lock and the
+                                      settings stay); the next start makes a new profile
           defaults [list]             show the shared settings (GroupDefaults) and process states
           defaults get <key>          print one setting
           defaults set <key> <value>  change one setting

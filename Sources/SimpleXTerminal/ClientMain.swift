@@ -59,6 +59,12 @@ public struct ClientMain: Sendable {
                 environment: environment, text: command, servers: servers, output: output, errors: errors,
                 fromCommandLine: text != "-"
             ).run()
+        case .export(let file):
+            return await ArchiveCommand(environment: environment, output: output, errors: errors).export(to: file)
+        case .importArchive(let file, let replace):
+            return await ArchiveCommand(environment: environment, output: output, errors: errors).import(from: file, replace: replace)
+        case .deleteDatabase(let confirmed):
+            return await ArchiveCommand(environment: environment, output: output, errors: errors).deleteDatabase(confirmed: confirmed)
         case .status:
             return await StatusCommand(environment: environment, output: output, errors: errors).run()
         case .defaultsList, .defaultsGet, .defaultsSet, .defaultsReset:

@@ -48,9 +48,10 @@ struct CoreAccess {
         do {
             let keychain = try await DesktopKeychain.open(
                 container: container, bus: bus, environment: environment)
-            let secrets = try AgentSecrets.load(from: keychain)
-            // A passphrase change interrupted by a crash is finished or rolled back first.
+            // An import or a passphrase change interrupted by a crash is finished or rolled back first.
+            try ChatArchive.recover(container: container, keychain: keychain)
             try DatabasePassphrase.recover(groupDirectory: container.path, keychain: keychain)
+            let secrets = try AgentSecrets.load(from: keychain)
             let databaseKey: DatabaseKey
             if try DatabasePassphrase.isRequired(groupDirectory: container.path, keychain: keychain) {
                 databaseKey = try await askDatabaseKey(container: container, keychain: keychain, ask: askPassphrase)

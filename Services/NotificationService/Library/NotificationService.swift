@@ -385,9 +385,11 @@ actor NotificationService {
         let databaseKey: DatabaseKey
         do {
             let keychain = try await DesktopKeychain.open(container: container, bus: bus, environment: environment)
-            secrets = try AgentSecrets.load(from: keychain)
-            // A passphrase change interrupted by a crash is finished or rolled back (core.lock is held).
+            // An import or a passphrase change interrupted by a crash is finished or rolled back
+            // (core.lock is held).
+            try ChatArchive.recover(container: container, keychain: keychain)
             try DatabasePassphrase.recover(groupDirectory: container.path, keychain: keychain)
+            secrets = try AgentSecrets.load(from: keychain)
             databaseKey = try DatabaseKey.load(from: keychain)
         } catch {
             let locked = if case .passphraseRequired? = error as? KeychainError { true } else { false }

@@ -42,11 +42,14 @@ extension ShareMain {
     private static func recoverInterruptedChange(container: GroupContainer, keychain: KeychainStore)
         async throws(ShareSender.Failure)
     {
-        guard DatabasePassphrase.hasUnfinishedChange(groupDirectory: container.path),
+        guard DatabasePassphrase.hasUnfinishedChange(groupDirectory: container.path) || ChatArchive.hasUnfinishedImport(container),
             let lock = try? await FileLock.acquire(path: container.coreLockPath, timeout: .zero)
         else { return }
         defer { lock.unlock() }
-        do { try DatabasePassphrase.recover(groupDirectory: container.path, keychain: keychain) } catch {
+        do {
+            try ChatArchive.recover(container: container, keychain: keychain)
+            try DatabasePassphrase.recover(groupDirectory: container.path, keychain: keychain)
+        } catch {
             throw .init(description: "an interrupted database passphrase change: \(error)", status: ShareExit.unavailable)
         }
     }

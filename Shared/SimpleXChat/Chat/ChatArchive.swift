@@ -135,6 +135,19 @@ public enum ChatArchive {
         return summary
     }
 
+    // MARK: - Delete
+
+    /// "Delete database": the databases, their key and the agent's, and every file go; SimpleX
+    /// Lock and the settings stay. The next start makes new keys and asks for a profile. The
+    /// caller holds core.lock with no core running.
+    public static func deleteDatabase(container: GroupContainer, keychain: KeychainStore) throws(Failure) {
+        do {
+            try SelfDestruct.eraseData(
+                container: container, keychain: keychain, defaults: GroupDefaults(container: container)
+            ) { $0 != .appPassword && $0 != .selfDestructPassword }
+        } catch { throw .io("the database could not be deleted: \(error)") }
+    }
+
     // MARK: - Import
 
     /// The staged import beside the databases, and its commit record.
@@ -176,6 +189,11 @@ public enum ChatArchive {
         }
         try finish(directory: directory, keychain: keychain)
         return summary
+    }
+
+    /// Whether an import was left part-way (staged or committed) by a crash.
+    public static func hasUnfinishedImport(_ container: GroupContainer) -> Bool {
+        access(commitPath(container.path), F_OK) == 0 || access(stagingPath(container.path), F_OK) == 0
     }
 
     /// Finishes an import that was committed before a crash, or removes one that was not. Run

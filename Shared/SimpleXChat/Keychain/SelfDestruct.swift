@@ -25,25 +25,37 @@ public enum SelfDestruct {
         container: GroupContainer, keychain: KeychainStore, defaults: GroupDefaults
     ) throws -> String? {
         let name = defaults[.selfDestructDisplayName]
-        let manager = FileManager.default
-        for entry in try manager.contentsOfDirectory(atPath: container.path) where !isKept(entry) {
-            try manager.removeItem(atPath: container.path + "/" + entry)
-        }
-        for item in try keychain.itemNames() {
-            try keychain.remove(KeychainItem(rawValue: item))
-        }
+        try eraseData(container: container, keychain: keychain, defaults: defaults) { _ in true }
         for key in [
             GroupDefaultKeys.appLocalAuthEnabled, GroupDefaultKeys.selfDestruct,
             GroupDefaultKeys.selfDestructDisplayName, GroupDefaultKeys.laLockDelay,
-            GroupDefaultKeys.chatLayoutByChat, GroupDefaultKeys.ntfBadgeCount,
-            GroupDefaultKeys.storeDBPassphrase, GroupDefaultKeys.initialRandomDBPassphrase,
         ] {
             try defaults.reset(key)
         }
         // Cleared last: until everything above is gone, notifications stay hidden.
         try defaults.reset(GroupDefaultKeys.appLocked)
+        return name?.isEmpty == false ? name : nil
+    }
+
+    /// Deletes every file of the group directory but the kept ones, the keychain items `removes`
+    /// chooses, and the settings that name chats or the databases' key.
+    static func eraseData(
+        container: GroupContainer, keychain: KeychainStore, defaults: GroupDefaults, removes: (KeychainItem) -> Bool
+    ) throws {
+        let manager = FileManager.default
+        for entry in try manager.contentsOfDirectory(atPath: container.path) where !isKept(entry) {
+            try manager.removeItem(atPath: container.path + "/" + entry)
+        }
+        for name in try keychain.itemNames() where removes(KeychainItem(rawValue: name)) {
+            try keychain.remove(KeychainItem(rawValue: name))
+        }
+        for key in [
+            GroupDefaultKeys.chatLayoutByChat, GroupDefaultKeys.ntfBadgeCount,
+            GroupDefaultKeys.storeDBPassphrase, GroupDefaultKeys.initialRandomDBPassphrase,
+        ] {
+            try defaults.reset(key)
+        }
         // The directories every process expects, empty and private again.
         _ = try GroupContainer(path: container.path)
-        return name?.isEmpty == false ? name : nil
     }
 }
