@@ -143,6 +143,23 @@ struct CoreAccess {
         }
     }
 
+    /// The same access after Chat data changed the databases under it (imported, deleted, a new
+    /// passphrase): the keys read again from the keychain, or `databaseKey` when given.
+    func reloaded(databaseKey given: DatabaseKey?) throws(ClientFailure) -> CoreAccess {
+        do {
+            try ChatArchive.recover(container: container, keychain: keychain)
+            let secrets = try AgentSecrets.load(from: keychain)
+            let databaseKey = try given ?? DatabaseKey.load(from: keychain)
+            return CoreAccess(
+                container: container, handoff: handoff, lock: lock, secrets: secrets, databaseKey: databaseKey,
+                keychain: keychain)
+        } catch let failure as ClientFailure {
+            throw failure
+        } catch {
+            throw ClientFailure("\(error)")
+        }
+    }
+
     /// Hands the core back (core.lock released, the service resumed in instant mode) and closes
     /// the session bus.
     func close() async {

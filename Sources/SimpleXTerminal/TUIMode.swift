@@ -1,7 +1,9 @@
 import Foundation
 import SimpleXChat
 import SimpleXDesktop
+import SimpleXCrypto
 import SimpleXTUI
+import Synchronization
 
 /// `simplex-chat` with no arguments: the full-screen client. The same handoff as the line mode
 /// (CoreAccess), the same effects on the core; the terminal is restored however it ends.
@@ -33,29 +35,44 @@ struct TUIMode {
             return error.status
         }
         var profileName: String? = nil
+        var lockAtStart = true
+        // A key Chat data made (a new passphrase): the next client opens the databases with it.
+        let nextKey = KeyBox()
         while true {
-            let (status, exit) = await run(access, session: session, notes: notes, profileName: profileName)
-            guard exit == .selfDestruct else {
-                await access.close()
-                return status
-            }
-            // The self-destruct passcode: everything goes, and the client starts again, empty,
-            // with core.lock still held (the service must not open what is being erased).
+            let (status, exit) = await run(
+                access, session: session, notes: notes, profileName: profileName, lockAtStart: lockAtStart,
+                nextKey: nextKey)
             do {
-                (access, profileName) = try access.selfDestruct()
-                notes = []
+                switch exit {
+                case .quit:
+                    await access.close()
+                    return status
+                case .selfDestruct:
+                    // Everything goes, and the client starts again, empty, with core.lock still
+                    // held (the service must not open what is being erased).
+                    (access, profileName) = try access.selfDestruct()
+                    notes = []
+                    lockAtStart = true
+                case .restart(let note):
+                    // Chat data ran the chat again, or changed the database under it.
+                    access = try access.reloaded(databaseKey: nextKey.take())
+                    notes = note.map { [$0] } ?? []
+                    profileName = nil
+                    lockAtStart = false
+                }
                 // A terminal session reads its keys once: the new client gets a new one.
                 session = try TerminalSession.open()
             } catch {
                 await access.close()
-                errors("simplex-chat: self-destruct: \(error)")
+                errors("simplex-chat: \(error)")
                 return ExitStatus.failure
             }
         }
     }
 
     private func run(
-        _ access: CoreAccess, session: TerminalSession, notes: [String], profileName: String?
+        _ access: CoreAccess, session: TerminalSession, notes: [String], profileName: String?, lockAtStart: Bool,
+        nextKey: KeyBox
     ) async -> (Int32, AppExit) {
         let container = access.container
         let defaults = GroupDefaults(container: container)
@@ -93,14 +110,17 @@ struct TUIMode {
         model.noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         let lock = AppLockStore(keychain: access.keychain, defaults: defaults)
         let lockSettings = lock.settings()
-        model.lock = LockState(settings: lockSettings, locked: lockSettings.enabled)
+        model.lock = LockState(settings: lockSettings, locked: lockSettings.enabled && lockAtStart)
         model.preferences.lock = lockSettings
         if let note = notes.first { model.status = (note, false) }
         if let open { runtime.post(.openRequested(open)) }
         if let connect { runtime.post(.connectRequested(connect)) }
         var exit = AppExit.quit
         do {
-            exit = try await runtime.run(model: model, layout: nil, effects: await started.effects, lock: lock) { name in
+            let data = chatData(access, started: started, nextKey: nextKey)
+            exit = try await runtime.run(
+                model: model, layout: nil, effects: await started.effects, lock: lock, data: data
+            ) { name in
                 _ = try ChatController.createUser(
                     groupDirectory: container.path, profile: Profile(displayName: name, fullName: ""),
                     databaseKey: access.databaseKey)
@@ -194,6 +214,53 @@ struct TUIMode {
             })
     }
 
+    /// Settings → Chat data, done on this client's core and group directory.
+    private func chatData(_ access: CoreAccess, started: StartedCore, nextKey: KeyBox) -> ChatDataAccess {
+        let container = access.container
+        return ChatDataAccess(
+            stop: { await started.stop() },
+            export: { path, passphrase in
+                guard await !started.isRunning else { throw ClientFailure("stop the chat first") }
+                let summary = try ChatArchive.export(
+                    container: container, keychain: access.keychain, databaseKey: access.databaseKey, to: path,
+                    passphrase: SecureBytes(copying: Array(passphrase.utf8)))
+                return "exported to \(path): both databases and \(summary.files) file\(summary.files == 1 ? "" : "s"), sealed with the archive passphrase"
+            },
+            importArchive: { path, passphrase in
+                guard await !started.isRunning else { throw ClientFailure("stop the chat first") }
+                let summary = try ChatArchive.import(
+                    from: path, passphrase: SecureBytes(copying: Array(passphrase.utf8)), container: container,
+                    keychain: access.keychain)
+                return "imported \((path as NSString).lastPathComponent) with \(summary.files) file\(summary.files == 1 ? "" : "s"): stop the chat on the other machine"
+            },
+            deleteDatabase: {
+                guard await !started.isRunning else { throw ClientFailure("stop the chat first") }
+                try ChatArchive.deleteDatabase(container: container, keychain: access.keychain)
+                return "database deleted: make a new profile"
+            },
+            changePassphrase: { current, new in
+                guard await !started.isRunning else { throw ClientFailure("stop the chat first") }
+                let currentKey = try LineMode.currentKey(current, access: access)
+                let note = try LineMode.changeKey(from: currentKey, to: new, access: access)
+                nextKey.put(
+                    new.isEmpty
+                        ? try DatabaseKey.load(from: access.keychain)
+                        : try DatabasePassphrase.unlock(
+                            groupDirectory: container.path, keychain: access.keychain,
+                            passphrase: SecureBytes(copying: Array(new.utf8))))
+                return note.replacingOccurrences(of: "; the chat was stopped for it: start simplex-chat again", with: "")
+            },
+            deleteFiles: {
+                guard await !started.isRunning else { throw ClientFailure("stop the chat first") }
+                let files = container.filesDirectory
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: files)) ?? [] {
+                    try FileManager.default.removeItem(atPath: files + "/" + name)
+                }
+                return "all files deleted"
+            },
+            filesUsage: { FilesUsage.of(directory: container.filesDirectory) })
+    }
+
     /// What a share holds, for the picker's title: `2 files (a.txt, b.png) and text`.
     static func summary(_ content: ClientHandoff.SharedContent) -> String {
         let names = content.files.map { ($0 as NSString).lastPathComponent }
@@ -240,6 +307,13 @@ private actor ShareRequests {
     }
 }
 
+/// A database key handed from a Chat data change to the next client.
+private final class KeyBox: Sendable {
+    private let key = Mutex<DatabaseKey?>(nil)
+    func put(_ value: DatabaseKey) { key.withLock { $0 = value } }
+    func take() -> DatabaseKey? { key.withLock { value in defer { value = nil }; return value } }
+}
+
 /// The core once it runs (at start, or after the first profile is made in the TUI).
 private actor StartedCore {
     private var chat: ChatController?
@@ -252,8 +326,12 @@ private actor StartedCore {
         self.forwarder = forwarder
     }
 
+    var isRunning: Bool { chat != nil }
+
     func stop() async {
         await chat?.stop()
         await forwarder?.value
+        chat = nil
+        effects = nil
     }
 }

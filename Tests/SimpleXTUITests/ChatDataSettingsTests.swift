@@ -13,6 +13,8 @@ import Testing
     func chatData(_ values: SettingsValues) -> SettingsScreen {
         var screen = SettingsScreen(values: values, profile: Profile(displayName: "alice", fullName: ""))
         screen.open(.chatData)
+        // From Run chat, the first row, to Save passphrase in keychain.
+        _ = screen.handle(.key(.down))
         return screen
     }
 

@@ -92,7 +92,9 @@ public enum ChatArchive {
             var keys: [UInt8] = []
             defer { keys.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
             for item in archivedKeys {
-                guard let value = try keychain.get(item) else { continue }
+                // The databases' key as this process opened them (a passphrase not kept in the
+                // keychain has its key only here).
+                guard let value = item == .databasePassword ? databaseKey.bytes : try keychain.get(item) else { continue }
                 let name = Array(item.rawValue.utf8)
                 keys += [UInt8(name.count)] + name
                 withUnsafeBytes(of: UInt16(value.count).littleEndian) { keys += $0 }

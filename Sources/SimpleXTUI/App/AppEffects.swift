@@ -208,7 +208,7 @@ public struct AppEffects: Sendable {
             .editGroupItem, .deleteGroupItem, .moderateGroupItem, .blockMember, .loadGroupReports, .reportGroupItem, .createGroupLink,
             .replyGroup, .reactGroup, .sendGroupFile:
             try await performGroup(effect)
-        case .createProfile, .saveDraft, .openEditor, .suspend, .quit, .setAppLocked, .checkPasscode, .selfDestruct, .changeLock:
+        case .createProfile, .saveDraft, .openEditor, .suspend, .quit, .setAppLocked, .checkPasscode, .selfDestruct, .changeLock, .chatData:
             break  // the runtime's (the terminal, the lock)
         }
     }

@@ -115,7 +115,7 @@ extension AppModel {
             return applyGroupResult(event)
         case .servers, .serverTested, .notificationStatus, .profileUpdated, .contactChanged, .contactDeleted:
             return applySettingsResult(event)
-        case .key, .resize, .tick, .terminalClosed, .deviceAttributes, .lockIdle, .passcodeChecked, .lockChanged:
+        case .key, .resize, .tick, .terminalClosed, .deviceAttributes, .lockIdle, .passcodeChecked, .lockChanged, .chatDataChanged:
             return []
         }
     }

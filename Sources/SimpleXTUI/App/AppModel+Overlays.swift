@@ -210,6 +210,9 @@ extension AppModel {
         switch prompt.kind {
         case .newPasscode, .confirmPasscode, .currentPasscode, .selfDestructName:
             return submitPasscodePrompt(&prompt, value: prompt.field.string)
+        case .exportPath, .exportPassphrase, .exportPassphraseConfirm, .importPath, .importPassphrase,
+            .databasePassphraseCurrent, .databasePassphraseNew, .databasePassphraseConfirm:
+            return submitChatDataPrompt(&prompt, value: prompt.field.string)
         case .displayName:
             if let problem = Self.displayNameProblem(value) {
                 prompt.error = problem

@@ -87,6 +87,11 @@ extension AppModel {
             return []
         case .lockNow:
             return lockNow()
+        case .data(let action):
+            return chatDataAction(action)
+        case .prompt(let kind, _) where Self.isChatDataPrompt(kind):
+            overlays.append(.prompt(Self.chatDataPrompt(kind)))
+            return []
         case .prompt(let kind, let text) where Self.isLockPrompt(kind):
             var prompt = Self.passcodePrompt(kind)
             prompt.field = ComposeState(text: text)

@@ -29,6 +29,8 @@ extension AppModel {
             return passcodeChecked(verdict)
         case .lockChanged(let settings, let note, let isError):
             return lockChanged(settings, note: note, isError: isError)
+        case .chatDataChanged(let running, let usage, let note, let isError):
+            return chatDataChanged(running: running, usage: usage, note: note, isError: isError)
         default:
             return apply(event)
         }

@@ -68,6 +68,8 @@ public enum AppEvent: Sendable {
     case passcodeChecked(AppPasscode.Verdict)
     /// SimpleX Lock's settings after a change (or its refusal, `isError`), with a line to show.
     case lockChanged(LockState.Settings, note: String, isError: Bool)
+    /// Chat data: the chat stopped or not, the files' usage, a line to show (each nil: unchanged).
+    case chatDataChanged(running: Bool?, usage: FilesUsage?, note: String?, isError: Bool)
 }
 
 /// What the app asks the edge to do (the core, files, the clipboard, the terminal).
@@ -163,6 +165,8 @@ public enum AppEffect: Equatable, Sendable {
     case checkPasscode(String)
     case selfDestruct
     case changeLock(LockChange)
+    /// Settings → Chat data (the runtime's, with the client's `ChatDataAccess`).
+    case chatData(ChatDataAction)
 }
 
 /// Which part of the screen takes the keys.
@@ -303,6 +307,16 @@ public struct TextPrompt: Sendable {
         case confirmPasscode(selfDestruct: Bool, first: String)
         case currentPasscode
         case selfDestructName
+        /// Chat data: where to export and the archive's passphrase (twice); the archive to import
+        /// and its passphrase; the database passphrase, current, new and again.
+        case exportPath
+        case exportPassphrase(path: String)
+        case exportPassphraseConfirm(path: String, first: String)
+        case importPath
+        case importPassphrase(path: String)
+        case databasePassphraseCurrent
+        case databasePassphraseNew(current: String)
+        case databasePassphraseConfirm(current: String, first: String)
     }
     public var kind: Kind
     public var title: String

@@ -9,6 +9,9 @@ public enum AppExit: Equatable, Sendable {
     case quit
     /// The self-destruct passcode was typed: the caller erases everything and starts again.
     case selfDestruct
+    /// The chat runs again after Chat data stopped it, or starts on a changed database (imported,
+    /// deleted, a new passphrase): the caller opens it anew and shows `note`.
+    case restart(note: String?)
 }
 
 /// Runs the full-screen client: the terminal's events, the core's events and effect results go
@@ -50,6 +53,7 @@ public final class AppRuntime: Sendable {
     @discardableResult
     public func run(
         model initial: AppModel, layout: ItemLayouter? = nil, effects: AppEffects?, lock: AppLockStore? = nil,
+        data: ChatDataAccess? = nil,
         createProfile: @escaping @Sendable (String) async throws -> (ChatUser, AppEffects)
     ) async throws(SystemError) -> AppExit {
         try session.enter()
@@ -139,7 +143,7 @@ public final class AppRuntime: Sendable {
                 effects += model.update(event)
             }
             for effect in effects {
-                await perform(effect, model: &model, renderer: &renderer, lock: lock, createProfile: createProfile)
+                await perform(effect, model: &model, renderer: &renderer, lock: lock, data: data, createProfile: createProfile)
             }
             idleLimit.withLock { $0 = model.lock.idleLimit }
             if model.running { draw(&model, view: view, renderer: &renderer) }
@@ -160,6 +164,7 @@ public final class AppRuntime: Sendable {
     /// Effects the runtime does itself (they need the terminal); the rest go to the core's queue.
     private func perform(
         _ effect: AppEffect, model: inout AppModel, renderer: inout Renderer, lock: AppLockStore?,
+        data: ChatDataAccess?,
         createProfile: @escaping @Sendable (String) async throws -> (ChatUser, AppEffects)
     ) async {
         switch effect {
@@ -176,6 +181,9 @@ public final class AppRuntime: Sendable {
         case .selfDestruct:
             exit.withLock { $0 = .selfDestruct }
             model.running = false
+        case .chatData(let action):
+            guard let data else { return post(.failed("Chat data cannot be changed here")) }
+            perform(action, data: data, model: &model)
         case .changeLock(let change):
             guard let lock else { return post(.failed("SimpleX Lock cannot be changed here")) }
             Task.detached {
@@ -216,6 +224,52 @@ public final class AppRuntime: Sendable {
             break
         default:
             coreEffects.enqueue(effect)
+        }
+    }
+
+    /// Chat data's actions: stopping drops the effect runner first (nothing reaches a stopped
+    /// core); running again, and a changed database, end this client for a new one.
+    private func perform(_ action: ChatDataAction, data: ChatDataAccess, model: inout AppModel) {
+        func result(running: Bool? = nil, usage: FilesUsage? = nil, note: String?, isError: Bool = false) {
+            post(.chatDataChanged(running: running, usage: usage, note: note, isError: isError))
+        }
+        switch action {
+        case .loadUsage:
+            result(usage: data.filesUsage(), note: nil)
+        case .start:
+            exit.withLock { $0 = .restart(note: "the chat runs again") }
+            model.running = false
+        case .stop:
+            runner.withLock { $0 = nil }
+            Task {
+                await data.stop()
+                result(running: false, note: "chat stopped: export, import or delete the database now; Run chat starts it again")
+            }
+        case .export(let path, let passphrase):
+            Task {
+                do { result(note: try await data.export(path, passphrase)) } catch { result(note: "\(error)", isError: true) }
+            }
+        case .deleteFiles:
+            Task {
+                do { result(usage: data.filesUsage(), note: try await data.deleteFiles()) } catch {
+                    result(note: "\(error)", isError: true)
+                }
+            }
+        case .importArchive, .deleteDatabase, .changePassphrase:
+            Task {
+                do {
+                    let note: String
+                    switch action {
+                    case .importArchive(let path, let passphrase): note = try await data.importArchive(path, passphrase)
+                    case .changePassphrase(let current, let new): note = try await data.changePassphrase(current, new)
+                    default: note = try await data.deleteDatabase()
+                    }
+                    exit.withLock { $0 = .restart(note: note) }
+                    post(.terminalClosed)
+                } catch {
+                    result(note: "\(error)", isError: true)
+                }
+            }
         }
     }
 

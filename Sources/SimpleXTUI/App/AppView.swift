@@ -214,6 +214,9 @@ public struct AppView: Sendable {
         if let status = state.status {
             return StyledLine(" " + status.text, Style(foreground: status.isError ? theme.error : theme.accent)).truncated(to: width)
         }
+        if !state.preferences.chatRunning {
+            return StyledLine(" Chat stopped: nothing is received or sent · Ctrl+S → Chat data → Run chat starts it", Style(foreground: theme.warning)).truncated(to: width)
+        }
         let hint: String
         switch state.focus {
         case .list:

@@ -42,6 +42,9 @@ public struct SettingsValues: Equatable, Sendable {
     public var databasePassphraseSet = false
     /// SimpleX Lock (the passcodes themselves stay in the keychain, as verifiers).
     public var lock = LockState.Settings()
+    /// Chat data: the chat core runs (Run chat), and the files kept in the group directory.
+    public var chatRunning = true
+    public var filesUsage = FilesUsage(count: 0, bytes: 0)
     public init() {}
 
     /// The values after `change`.
@@ -94,8 +97,14 @@ public struct SettingsScreen: Sendable {
         case server(String)
         /// SimpleX Lock's rows (their changes go through passcode prompts).
         case lock(LockAction)
+        case data(DataAction)
         /// A line to read (a heading, the service's status).
         case none
+    }
+
+    /// Chat data's rows that act (all but Run chat need the chat stopped).
+    public enum DataAction: Equatable, Sendable {
+        case toggleRunning, passphrase, export, importArchive, deleteDatabase, deleteFiles
     }
 
     public enum LockAction: Equatable, Sendable {
@@ -113,6 +122,7 @@ public struct SettingsScreen: Sendable {
         case error(String)
         /// "Lock now": the lock screen goes up.
         case lockNow
+        case data(DataAction)
     }
 
     struct Row: Equatable {
@@ -237,13 +247,23 @@ public struct SettingsScreen: Sendable {
                 !values.databasePassphraseSet
                 ? "a random key, saved in the keychain"
                 : values.storeDBPassphrase ? "set, saved in the keychain" : "set, asked at every start"
+            let stopped = values.chatRunning ? " (stop the chat first)" : ""
             return [
+                Row(
+                    text: (values.chatRunning ? "[x] " : "[ ] ") + "Run chat" + (values.chatRunning ? "" : ": stopped, nothing is received"),
+                    action: .data(.toggleRunning)),
                 Row(text: "Database passphrase: \(state)", action: .none),
                 toggle(
                     "Save passphrase in keychain", values.storeDBPassphrase || !values.databasePassphraseSet,
                     .storeDBPassphrase(!values.storeDBPassphrase)),
-                Row(text: "Set or change it in the line mode (the chat stops while both databases", action: .none),
-                Row(text: "are rewritten): simplex-chat --cli, then /db encrypt NEW or /db key CURRENT NEW", action: .none),
+                Row(
+                    text: (values.databasePassphraseSet ? "Change database passphrase…" : "Set database passphrase…") + stopped,
+                    action: .data(.passphrase)),
+                Row(text: "Export database…" + stopped, action: .data(.export)),
+                Row(text: "Import database…" + stopped, action: .data(.importArchive)),
+                Row(text: "Delete database" + stopped, action: .data(.deleteDatabase)),
+                Row(text: "Files and media: \(values.filesUsage.text)", action: .none),
+                Row(text: "Delete all files" + stopped, action: .data(.deleteFiles)),
             ]
         case .appearance:
             var rows = [Row(text: "Theme:", action: .none)]
@@ -323,7 +343,10 @@ public struct SettingsScreen: Sendable {
         switch action {
         case .open(let page):
             open(page)
+            if page == .chatData { return .effect(.chatData(.loadUsage)) }
             return page == .notifications ? .effect(.loadNotificationStatus) : .none
+        case .data(let action):
+            return .data(action)
         case .change(.storeDBPassphrase) where !values.databasePassphraseSet:
             return .error("no database passphrase is set: the random key must stay in the keychain (set one first)")
         case .change(let change):
