@@ -14,7 +14,7 @@ func chatBenchmarkLines() async throws -> [String] {
 }
 
 /// Latencies of `runs` calls of `body` after `warmup` unmeasured ones.
-private func latencies(runs: Int, warmup: Int = 50, _ body: (Int) async throws -> Void) async rethrows
+func latencies(runs: Int, warmup: Int = 50, _ body: (Int) async throws -> Void) async rethrows
     -> Latencies
 {
     for index in 0..<warmup { try await body(index) }
@@ -42,7 +42,7 @@ struct Latencies {
     var text: String { "p50 \(microseconds(p50)), p99 \(microseconds(p99))" }
 }
 
-private func microseconds(_ seconds: Double) -> String {
+func microseconds(_ seconds: Double) -> String {
     seconds >= 0.001 ? format(seconds * 1000, 2) + " ms" : grouped(seconds * 1e6) + " µs"
 }
 

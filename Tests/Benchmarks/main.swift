@@ -55,6 +55,7 @@ if runs("crypt") {
     print("")
     print("## Databases encrypted at rest against plain (issue 25)")
     for line in try databaseEncryptionBenchmarkLines() { print("  " + line) }
+    for line in try await encryptedChatComparisonLines() { print("  " + line) }
 }
 if runs("nse") {
     print("")
