@@ -28,7 +28,7 @@ struct ArchiveCommand {
                 container: access.container, keychain: access.keychain, databaseKey: access.databaseKey, to: target,
                 passphrase: passphrase, limits: Self.limits(environment))
             output(
-                "exported the chat to \(path): both databases and \(summary.files) file\(summary.files == 1 ? "" : "s"), \(Self.size(summary.bytes)), sealed with the archive passphrase; on another machine: simplex-chat import \((path as NSString).lastPathComponent)"
+                "exported the chat to \(path): both databases and \(summary.files) file\(summary.files == 1 ? "" : "s"), \(FileChunking.readableSize(Int64(summary.bytes))), sealed with the archive passphrase; on another machine: simplex-chat import \((path as NSString).lastPathComponent)"
             )
         }
     }
@@ -110,9 +110,6 @@ struct ArchiveCommand {
         environment["SIMPLEX_TEST_ARCHIVE_KDF"] == "minimum" ? .minimum : .moderate
     }
 
-    static func size(_ bytes: Int) -> String {
-        bytes >= 1 << 20 ? String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) : "\(max(1, bytes / 1024)) KiB"
-    }
 
     static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

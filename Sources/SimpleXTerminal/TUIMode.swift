@@ -112,6 +112,7 @@ struct TUIMode {
         let lockSettings = lock.settings()
         model.lock = LockState(settings: lockSettings, locked: lockSettings.enabled && lockAtStart)
         model.preferences.lock = lockSettings
+        model.preferences.chatItemTTL = await started.chatItemTTL()
         if let note = notes.first { model.status = (note, false) }
         if let open { runtime.post(.openRequested(open)) }
         if let connect { runtime.post(.connectRequested(connect)) }
@@ -250,15 +251,7 @@ struct TUIMode {
                             passphrase: SecureBytes(copying: Array(new.utf8))))
                 return note.replacingOccurrences(of: "; the chat was stopped for it: start simplex-chat again", with: "")
             },
-            deleteFiles: {
-                guard await !started.isRunning else { throw ClientFailure("stop the chat first") }
-                let files = container.filesDirectory
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: files)) ?? [] {
-                    try FileManager.default.removeItem(atPath: files + "/" + name)
-                }
-                return "all files deleted"
-            },
-            filesUsage: { FilesUsage.of(directory: container.filesDirectory) })
+            filesUsage: { FilesUsage(ChatController.localFilesUsage(filesDirectory: container.filesDirectory)) })
     }
 
     /// What a share holds, for the picker's title: `2 files (a.txt, b.png) and text`.
@@ -327,6 +320,9 @@ private actor StartedCore {
     }
 
     var isRunning: Bool { chat != nil }
+
+    /// "Delete messages after" of the running core (nil: never, or no core yet).
+    func chatItemTTL() async -> Int? { (try? await chat?.chatItemTTL()) ?? nil }
 
     func stop() async {
         await chat?.stop()

@@ -58,4 +58,47 @@ import Testing
         try defaults.set(.storeDBPassphrase, false)
         #expect(!AppEffects.settings(from: defaults).storeDBPassphrase)
     }
+
+    @Test func theMessageLifetimeIsChosenWhileTheChatRuns() {
+        var screen = chatData(SettingsValues())
+        #expect(text(screen).contains("(•) never"))
+        // To the last row, "1 year".
+        for _ in 0..<20 { _ = screen.handle(.key(.down)) }
+        #expect(screen.handle(.key(.enter)) == .change(.chatItemTTL(365 * 86_400)))
+        #expect(text(screen).contains("(•) 1 year"))
+        var stopped = SettingsValues()
+        stopped.chatRunning = false
+        screen = chatData(stopped)
+        for _ in 0..<20 { _ = screen.handle(.key(.down)) }
+        guard case .error(let message) = screen.handle(.key(.enter)) else {
+            Issue.record("a stopped chat's lifetime was changed")
+            return
+        }
+        #expect(message.contains("run the chat first"))
+    }
+
+    @Test func exportAndImportNeedTheChatStoppedAndAskTheirPassphraseTwice() {
+        var app = AppFixture.app()
+        _ = app.update(.key(.control("s")))
+        for _ in 0..<5 { _ = app.update(.key(.key(.down))) }
+        _ = app.update(.key(.key(.enter)))
+        #expect(app.settingsScreen?.page == .chatData)
+        for _ in 0..<3 { _ = app.update(.key(.key(.down))) }
+        #expect(app.update(.key(.key(.enter))).isEmpty)  // Export while running: refused
+        #expect(app.status?.text.contains("stop the chat first") == true)
+        _ = app.update(.chatDataChanged(running: false, usage: nil, note: nil, isError: false))
+        _ = app.update(.key(.key(.enter)))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)").path
+        for character in path { _ = app.update(.key(.character(character))) }
+        _ = app.update(.key(.key(.enter)))
+        for character in "pass-1" { _ = app.update(.key(.character(character))) }
+        _ = app.update(.key(.key(.enter)))
+        guard case .prompt(let confirm) = app.overlays.last else {
+            Issue.record("no confirmation prompt")
+            return
+        }
+        #expect(confirm.masked && confirm.kind == .exportPassphraseConfirm(path: path, first: "pass-1"))
+        for character in "pass-1" { _ = app.update(.key(.character(character))) }
+        #expect(app.update(.key(.key(.enter))) == [.chatData(.export(path: path, passphrase: "pass-1"))])
+    }
 }

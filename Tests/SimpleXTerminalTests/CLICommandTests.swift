@@ -51,6 +51,15 @@ struct CLICommandTests {
         #expect(try CLICommand.parse("/q") == .quit)
     }
 
+    @Test func theMessageLifetimeIsShownAndSet() throws {
+        #expect(try CLICommand.parse("/ttl") == .showTTL)
+        #expect(try CLICommand.parse("/ttl none") == .setTTL(nil))
+        #expect(try CLICommand.parse("/ttl week") == .setTTL(604_800))
+        #expect(try CLICommand.parse("/ttl 3600") == .setTTL(3_600))
+        #expect(throws: CLIParseError.self) { try CLICommand.parse("/ttl fortnight") }
+        #expect(throws: CLIParseError.self) { try CLICommand.parse("/ttl -5") }
+    }
+
     @Test func malformedLinesSayWhatIsWrong() {
         #expect(throws: CLIParseError("unknown command /x: type /help")) { try CLICommand.parse("/x") }
         #expect(throws: CLIParseError("usage: >@name (quoted text) reply")) {

@@ -3,10 +3,13 @@ import Glibc
 /// Seed 002's Chat data rows for files: how much `files/` holds, and deleting all of it.
 extension ChatController {
     /// The files in `files/` (received files, sealed or not) and the bytes they take on disk.
-    public func localFilesUsage() -> (count: Int, bytes: Int64) {
+    public func localFilesUsage() -> (count: Int, bytes: Int64) { Self.localFilesUsage(filesDirectory: filesDirectory) }
+
+    /// The same for a group directory's `files/` whose core is stopped (Chat data).
+    public static func localFilesUsage(filesDirectory: String) -> (count: Int, bytes: Int64) {
         var count = 0
         var bytes: Int64 = 0
-        for name in Self.entries(of: filesDirectory) {
+        for name in entries(of: filesDirectory) {
             var st = stat()
             guard stat(filesDirectory + "/" + name, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
             count += 1

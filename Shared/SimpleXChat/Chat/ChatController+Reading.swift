@@ -158,13 +158,33 @@ extension ChatController {
         return timed
     }
 
-    /// Deletes the items whose timer has ended and tells the user (`itemsExpired`, one event per
-    /// chat). Runs on its own when the next timer ends while the chat runs.
+    // MARK: - Delete messages after (chat_item_ttl)
+
+    /// The user's "Delete messages after", in seconds (nil: never), as SimpleX's `/ttl`.
+    public func chatItemTTL() throws(ChatError) -> Int? { try store.chatItemTTL(user) }
+
+    /// Sets "Delete messages after" and deletes what is older at once; returns how many went.
     @discardableResult
-    public func deleteExpiredItems() throws(ChatError) -> [ChatItem] {
-        let deleted = try store.deleteExpiredItems(user)
+    public func setChatItemTTL(_ seconds: Int?) throws(ChatError) -> Int {
+        if let seconds, seconds <= 0 { throw ChatError.invalidCommand("a message lifetime is a positive number of seconds") }
+        try store.setChatItemTTL(user, seconds)
+        return try deleteItemsPastTTL().count
+    }
+
+    /// Deletes the items older than the user's lifetime and tells the user (`itemsExpired`, one
+    /// event per chat). Runs at start and every hour while the chat runs.
+    @discardableResult
+    func deleteItemsPastTTL() throws(ChatError) -> [ChatItem] {
+        guard let ttl = try store.chatItemTTL(user) else { return [] }
+        let deleted = try store.deleteItems(createdBefore: store.now().addingTimeInterval(-Double(ttl)), user)
+        report(expired: deleted)
+        return deleted
+    }
+
+    /// One `itemsExpired` per chat for `items`.
+    private func report(expired items: [ChatItem]) {
         var byContact: [(Int64, [ChatItem])] = []
-        for item in deleted {
+        for item in items {
             if let index = byContact.firstIndex(where: { $0.0 == item.contactId }) {
                 byContact[index].1.append(item)
             } else {
@@ -175,6 +195,14 @@ extension ChatController {
             guard let contact = try? store.contact(id: contactId) else { continue }
             emit(.itemsExpired(contact, items))
         }
+    }
+
+    /// Deletes the items whose timer has ended and tells the user (`itemsExpired`, one event per
+    /// chat). Runs on its own when the next timer ends while the chat runs.
+    @discardableResult
+    public func deleteExpiredItems() throws(ChatError) -> [ChatItem] {
+        let deleted = try store.deleteExpiredItems(user)
+        report(expired: deleted)
         return deleted
     }
 
@@ -206,10 +234,23 @@ extension ChatController {
         expireAndReschedule()
     }
 
-    /// Starts deleting disappearing items when their time comes (at `start`).
+    /// Starts deleting disappearing items when their time comes, and items past the user's
+    /// lifetime now and every hour (at `start`).
     func startExpiry() {
         expiry.running = true
         expireAndReschedule()
+        expiry.hourly?.cancel()
+        expiry.hourly = Task { [weak self] in
+            while !Task.isCancelled {
+                await self?.expireOldItems()
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+    }
+
+    private func expireOldItems() {
+        guard expiry.running else { return }
+        do { try deleteItemsPastTTL() } catch { emit(.error("deleting old messages: \(error)")) }
     }
 
     /// Deletes what is due and sets the timer for the next one.
@@ -224,6 +265,8 @@ extension ChatController {
 
     func stopExpiry() {
         expiry.disarm()
+        expiry.hourly?.cancel()
+        expiry.hourly = nil
         expiry.running = false
     }
 }
@@ -233,6 +276,8 @@ struct ExpiryTimer {
     var running = false
     var due: Date?
     var task: Task<Void, Never>?
+    /// Deletes items past the user's lifetime every hour.
+    var hourly: Task<Void, Never>?
     /// Counts armings, so a timer that woke after being replaced knows it.
     var generation = 0
 

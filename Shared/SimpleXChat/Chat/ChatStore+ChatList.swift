@@ -149,4 +149,39 @@ extension ChatStore {
         guard let row = try row(ChatSchema.Reading.nextExpiry, [user.userId]) else { return nil }
         return try column(row, 0)
     }
+
+    /// The user's "Delete messages after", in seconds (nil: never).
+    func chatItemTTL(_ user: ChatUser) throws(ChatError) -> Int? {
+        guard let row = try row("SELECT chat_item_ttl FROM users WHERE user_id = ?", [user.userId]) else { return nil }
+        let seconds: Int? = try column(row, 0)
+        return seconds.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    func setChatItemTTL(_ user: ChatUser, _ seconds: Int?) throws(ChatError) {
+        try run("UPDATE users SET chat_item_ttl = ?, updated_at = ? WHERE user_id = ?", [seconds, now(), user.userId])
+    }
+
+    /// Deletes the user's items that arrived or were sent before `cutoff`, a batch a transaction;
+    /// returns the contacts' items deleted (group items go too, unreported).
+    func deleteItems(createdBefore cutoff: Date, _ user: ChatUser) throws(ChatError) -> [ChatItem] {
+        var deleted: [ChatItem] = []
+        let batch = 500
+        while true {
+            let found = try transaction { () throws(ChatError) -> [ChatItem] in
+                let old = try items(
+                    """
+                    SELECT \(ChatSchema.Reading.itemColumns) FROM chat_items i
+                    WHERE i.user_id = ?1 AND i.contact_id IS NOT NULL AND i.created_at < ?2
+                    ORDER BY i.chat_item_id LIMIT ?3
+                    """, [user.userId, cutoff, batch])
+                for item in old { try run("DELETE FROM chat_items WHERE chat_item_id = ?", [item.itemId]) }
+                return old
+            }
+            deleted += found
+            if found.count < batch { break }
+        }
+        try run(
+            "DELETE FROM chat_items WHERE user_id = ? AND contact_id IS NULL AND created_at < ?", [user.userId, cutoff])
+        return deleted
+    }
 }

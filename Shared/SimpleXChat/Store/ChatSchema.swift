@@ -27,6 +27,7 @@ public enum ChatSchema {
         Migration("20261210_group_links", sql: groupLinks),
         Migration("20261210_group_mentions", sql: groupMentions),
         Migration("20261215_local_file_keys", sql: localFileKeys),
+        Migration("20261220_chat_item_ttl", sql: chatItemTTL),
     ]
 
     /// Opens the chat database at `path` and brings it up to `migrations`.

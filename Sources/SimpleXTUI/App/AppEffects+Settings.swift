@@ -27,6 +27,12 @@ extension AppEffects {
                     on
                         ? "database passphrase saved in the keychain: not asked at start"
                         : "database passphrase removed from the keychain: asked at every start; notifications wait for the client"))
+        case .changeSetting(.chatItemTTL(let seconds)):
+            let deleted = try await chat.setChatItemTTL(seconds)
+            report(
+                .notice(
+                    "delete messages after: \(ChatItemTTL.text(seconds))"
+                        + (deleted > 0 ? "; \(deleted) older message\(deleted == 1 ? "" : "s") deleted" : "")))
         case .changeSetting(.contactReceipts(let on)):
             try await chat.setContactReceipts(enable: on, clearOverrides: false)
         case .changeSetting(let change):
@@ -111,7 +117,7 @@ extension AppEffects {
         case .theme(let name): try defaults.set(.currentTheme, name)
         case .chatLayout(let layout): try defaults.set(.chatLayout, layout)
         case .lockDelay(let seconds): try defaults.set(.laLockDelay, seconds)
-        case .contactReceipts, .storeDBPassphrase: break
+        case .contactReceipts, .storeDBPassphrase, .chatItemTTL: break
         }
     }
 

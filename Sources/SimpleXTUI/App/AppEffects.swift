@@ -201,6 +201,12 @@ public struct AppEffects: Sendable {
             await answerShare(id, contactId)
         case .notify(let event):
             await notifier?.notify(event, user: await chat.user)
+        case .deleteAllFiles:
+            let removed = try await chat.deleteAllFiles()
+            report(
+                .chatDataChanged(
+                    running: nil, usage: FilesUsage(await chat.localFilesUsage()),
+                    note: "deleted \(removed) file\(removed == 1 ? "" : "s"): the messages stay", isError: false))
         case .changeSetting, .loadServers, .addServer, .removeServer, .testServer, .loadNotificationStatus, .updateProfile,
             .setAlias, .setNotifications, .setReceipts, .setChatLayout, .clearChat, .deleteContact:
             try await performSettings(effect)

@@ -66,6 +66,7 @@ extension AppModel {
         case .theme(let name): chatSettings.theme = Theme.named(currentTheme: name)
         case .contactReceipts(let on): user?.sendRcptsContacts = on
         case .lockDelay(let seconds): lock.settings.delay = seconds
+        case .chatItemTTL: break
         case .notificationMode, .previewMode, .acceptImages, .linkPreviews, .encryptLocalFiles, .storeDBPassphrase:
             break
         }

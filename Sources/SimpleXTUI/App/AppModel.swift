@@ -167,6 +167,8 @@ public enum AppEffect: Equatable, Sendable {
     case changeLock(LockChange)
     /// Settings → Chat data (the runtime's, with the client's `ChatDataAccess`).
     case chatData(ChatDataAction)
+    /// Chat data's "Delete all files", by the running core.
+    case deleteAllFiles
 }
 
 /// Which part of the screen takes the keys.

@@ -249,12 +249,6 @@ public final class AppRuntime: Sendable {
             Task {
                 do { result(note: try await data.export(path, passphrase)) } catch { result(note: "\(error)", isError: true) }
             }
-        case .deleteFiles:
-            Task {
-                do { result(usage: data.filesUsage(), note: try await data.deleteFiles()) } catch {
-                    result(note: "\(error)", isError: true)
-                }
-            }
         case .importArchive, .deleteDatabase, .changePassphrase:
             Task {
                 do {

@@ -2,8 +2,8 @@ import Foundation
 import SimpleXChat
 
 /// What Settings → Chat data asks of the client (seed 002's DatabaseView): stop and run the chat,
-/// and, with it stopped, export, import or delete the database, change its passphrase, delete
-/// the files. The client (`TUIMode`) does them; each closure throws a one-line reason.
+/// and, with it stopped, export, import or delete the database and change its passphrase. (Deleting
+/// the files is the running core's, `AppEffect.deleteAllFiles`: it forgets their keys.) The client (`TUIMode`) does them; each closure throws a one-line reason.
 public struct ChatDataAccess: Sendable {
     /// Stops the chat core (nothing is received or sent until it runs again).
     public var stop: @Sendable () async -> Void
@@ -16,8 +16,7 @@ public struct ChatDataAccess: Sendable {
     /// Rewrites the databases under a new passphrase (empty: a random key in the keychain); the
     /// client then starts again with the new key.
     public var changePassphrase: @Sendable (_ current: String, _ new: String) async throws -> String
-    /// Removes every received and sent file kept in the group directory.
-    public var deleteFiles: @Sendable () async throws -> String
+    /// The files kept in the group directory (`files/`).
     public var filesUsage: @Sendable () -> FilesUsage
 
     public init(
@@ -26,7 +25,6 @@ public struct ChatDataAccess: Sendable {
         importArchive: @escaping @Sendable (String, String) async throws -> String,
         deleteDatabase: @escaping @Sendable () async throws -> String,
         changePassphrase: @escaping @Sendable (String, String) async throws -> String,
-        deleteFiles: @escaping @Sendable () async throws -> String,
         filesUsage: @escaping @Sendable () -> FilesUsage
     ) {
         self.stop = stop
@@ -34,7 +32,6 @@ public struct ChatDataAccess: Sendable {
         self.importArchive = importArchive
         self.deleteDatabase = deleteDatabase
         self.changePassphrase = changePassphrase
-        self.deleteFiles = deleteFiles
         self.filesUsage = filesUsage
     }
 }
@@ -48,25 +45,12 @@ public struct FilesUsage: Equatable, Sendable {
         self.bytes = bytes
     }
 
-    /// Counts the regular files under `directory`.
-    public static func of(directory: String) -> FilesUsage {
-        var usage = FilesUsage(count: 0, bytes: 0)
-        for file in FileManager.default.subpaths(atPath: directory) ?? [] {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/" + file),
-                attributes[.type] as? FileAttributeType == .typeRegular
-            else { continue }
-            usage.count += 1
-            usage.bytes += attributes[.size] as? Int ?? 0
-        }
-        return usage
+    public init(_ usage: (count: Int, bytes: Int64)) {
+        self.init(count: usage.count, bytes: Int(usage.bytes))
     }
 
     var text: String {
-        let size =
-            bytes >= 1 << 20
-            ? String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
-            : bytes >= 1024 ? "\(bytes / 1024) KiB" : "\(bytes) bytes"
-        return count == 0 ? "none" : "\(count) file\(count == 1 ? "" : "s"), \(size)"
+        count == 0 ? "none" : "\(count) file\(count == 1 ? "" : "s"), \(FileChunking.readableSize(Int64(bytes)))"
     }
 }
 
@@ -79,7 +63,6 @@ public enum ChatDataAction: Equatable, Sendable {
     case importArchive(path: String, passphrase: String)
     case deleteDatabase
     case changePassphrase(current: String, new: String)
-    case deleteFiles
     case loadUsage
 }
 
@@ -175,7 +158,11 @@ extension AppModel {
     /// A Chat data row chosen in Settings.
     mutating func chatDataAction(_ action: SettingsScreen.DataAction) -> [AppEffect] {
         let running = preferences.chatRunning
-        if running, action != .toggleRunning {
+        if !running, action == .deleteFiles {
+            status = ("run the chat first (Run chat): the core forgets the files' keys as it deletes them", true)
+            return []
+        }
+        if running, action != .toggleRunning, action != .deleteFiles {
             status = ("stop the chat first (Run chat): its databases must not change meanwhile", true)
             return []
         }
@@ -204,7 +191,7 @@ extension AppModel {
             overlays.append(
                 .confirm(
                     question: "Delete all files and media kept here (\(preferences.filesUsage.text))? (y/n)",
-                    effects: [.chatData(.deleteFiles)]))
+                    effects: [.deleteAllFiles]))
             return []
         }
         func next(_ kind: TextPrompt.Kind) -> [AppEffect] {

@@ -23,6 +23,8 @@ public enum SettingChange: Equatable, Sendable {
     case storeDBPassphrase(Bool)
     /// GroupDefaults `laLockDelay`: seconds without a key before SimpleX Lock locks.
     case lockDelay(Int)
+    /// "Delete messages after" (the core's `chat_item_ttl`; nil: never).
+    case chatItemTTL(Int?)
 }
 
 /// The values Settings shows: GroupDefaults' and the user's, as the client has them now.
@@ -45,6 +47,7 @@ public struct SettingsValues: Equatable, Sendable {
     /// Chat data: the chat core runs (Run chat), and the files kept in the group directory.
     public var chatRunning = true
     public var filesUsage = FilesUsage(count: 0, bytes: 0)
+    public var chatItemTTL: Int?
     public init() {}
 
     /// The values after `change`.
@@ -62,6 +65,7 @@ public struct SettingsValues: Equatable, Sendable {
         case .chatLayout(let layout): chatLayout = layout
         case .storeDBPassphrase(let on): storeDBPassphrase = on
         case .lockDelay(let seconds): lock.delay = seconds
+        case .chatItemTTL(let seconds): chatItemTTL = seconds
         }
     }
 }
@@ -263,8 +267,11 @@ public struct SettingsScreen: Sendable {
                 Row(text: "Import database…" + stopped, action: .data(.importArchive)),
                 Row(text: "Delete database" + stopped, action: .data(.deleteDatabase)),
                 Row(text: "Files and media: \(values.filesUsage.text)", action: .none),
-                Row(text: "Delete all files" + stopped, action: .data(.deleteFiles)),
-            ]
+                Row(text: "Delete all files" + (values.chatRunning ? "" : " (run the chat first)"), action: .data(.deleteFiles)),
+                Row(text: "Delete messages after:" + (values.chatRunning ? "" : " (run the chat to change it)"), action: .none),
+            ] + ChatItemTTL.choices.map { seconds in
+                choice(ChatItemTTL.text(seconds), values.chatItemTTL == seconds, .chatItemTTL(seconds))
+            }
         case .appearance:
             var rows = [Row(text: "Theme:", action: .none)]
             for (name, title) in Self.themes {
@@ -347,6 +354,8 @@ public struct SettingsScreen: Sendable {
             return page == .notifications ? .effect(.loadNotificationStatus) : .none
         case .data(let action):
             return .data(action)
+        case .change(.chatItemTTL) where !values.chatRunning:
+            return .error("run the chat first (Run chat): the core deletes the old messages")
         case .change(.storeDBPassphrase) where !values.databasePassphraseSet:
             return .error("no database passphrase is set: the random key must stay in the keychain (set one first)")
         case .change(let change):

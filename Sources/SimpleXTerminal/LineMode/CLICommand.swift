@@ -41,6 +41,9 @@ public enum CLICommand: Equatable, Sendable {
     case saveFile(id: Int64, path: String)
     /// `/files`: files and media in the group directory, with their size; `/files delete` deletes them.
     case localFiles(delete: Bool)
+    /// `/ttl`: "Delete messages after", shown; `/ttl none|day|week|month|year|<seconds>` sets it.
+    case showTTL
+    case setTTL(Int?)
     /// A command of the chat API that the line mode takes as it is written there and answers
     /// with "ok": `/receipts @name on|off|default`, `/set receipts contacts|all on|off`,
     /// `/mute @name`, `/unmute @name`.
@@ -228,6 +231,20 @@ public enum CLICommand: Equatable, Sendable {
         case "/fc", "/fcancel":
             guard let id = Int64(argument) else { throw CLIParseError("usage: /fc <file id>") }
             return .cancelFile(id: id)
+        case "/ttl":
+            switch argument {
+            case "": return .showTTL
+            case "none", "never": return .setTTL(nil)
+            case "day": return .setTTL(86_400)
+            case "week": return .setTTL(7 * 86_400)
+            case "month": return .setTTL(30 * 86_400)
+            case "year": return .setTTL(365 * 86_400)
+            default:
+                guard let seconds = Int(argument), seconds > 0 else {
+                    throw CLIParseError("usage: /ttl [none | day | week | month | year | <seconds>]")
+                }
+                return .setTTL(seconds)
+            }
         case "/files":
             switch argument {
             case "": return .localFiles(delete: false)
@@ -402,6 +419,7 @@ public enum CLICommand: Equatable, Sendable {
         /fc <id>, /fs <id>      cancel a file transfer, show its status
         /fsave <id> <dir>/|<path> save a received or sent file's contents there (decrypted)
         /files [delete]         files and media stored here, with their size; delete them all
+        /ttl [none|day|week|month|year]  delete messages after (shown without an argument)
         /clear @<name>          delete every message of a chat, on this device only
         /d @<name>              delete a contact
         /g <group> [full name]  create a group (you are its owner)

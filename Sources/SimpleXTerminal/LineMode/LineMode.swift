@@ -328,6 +328,13 @@ struct LineMode {
                 let (count, bytes) = await chat.localFilesUsage()
                 output("files and media: \(count) file\(count == 1 ? "" : "s"), \(FileChunking.readableSize(bytes))")
             }
+        case .showTTL:
+            output("delete messages after: \(ChatItemTTL.text(try await chat.chatItemTTL()))")
+        case .setTTL(let seconds):
+            let deleted = try await chat.setChatItemTTL(seconds)
+            output(
+                "delete messages after: \(ChatItemTTL.text(seconds))"
+                    + (deleted > 0 ? "; \(deleted) older message\(deleted == 1 ? "" : "s") deleted" : ""))
         case .saveFile(let id, let path):
             output("file \(id) saved to \(try await chat.saveFile(id, to: path))")
         case .fileStatus(let id):

@@ -85,3 +85,26 @@ struct ChatStoreTimedTests {
         #expect(try fixture.store.items(fixture.user, contactId: bob.contactId, .last(count: 10)).isEmpty)
     }
 }
+
+/// "Delete messages after" (SimpleX `chat_item_ttl`): the user's lifetime for every message.
+struct ChatStoreItemTTLTests {
+    @Test func itemsOlderThanTheLifetimeGoAndNewerOnesStay() throws {
+        let fixture = try ChatStoreFixture()
+        let bob = try fixture.contact("bob")
+        let carol = try fixture.contact("carol")
+        #expect(try fixture.store.chatItemTTL(fixture.user) == nil)
+        let old = try fixture.text(bob, "two days ago", sent: true)
+        let oldCarol = try fixture.text(carol, "also old", sent: false)
+        fixture.clock.advance(by: 86_400 + 3_600)
+        let recent = try fixture.text(bob, "an hour ago", sent: false)
+        fixture.clock.advance(by: 3_600)
+        try fixture.store.setChatItemTTL(fixture.user, 86_400)
+        #expect(try fixture.store.chatItemTTL(fixture.user) == 86_400)
+        let gone = try fixture.store.deleteItems(createdBefore: fixture.clock.now.addingTimeInterval(-86_400), fixture.user)
+        #expect(Set(gone.ids) == [old.itemId, oldCarol.itemId])
+        #expect(try fixture.store.items(fixture.user, contactId: bob.contactId, .last(count: 10)).ids == [recent.itemId])
+        #expect(try fixture.store.items(fixture.user, contactId: carol.contactId, .last(count: 10)).isEmpty)
+        try fixture.store.setChatItemTTL(fixture.user, nil)
+        #expect(try fixture.store.chatItemTTL(fixture.user) == nil)
+    }
+}
